@@ -1,0 +1,30 @@
+//! # airq — WiFi access-point transmit queueing
+//!
+//! The queueing of a WiFi access point's transmit path, as Linux mac80211 does it and
+//! beyond: FQ-CoDel queues per station and TID over one shared pool of flow queues
+//! ("FQ-MAC", Høiland-Jørgensen et al., USENIX ATC 2017; Linux `include/net/fq.h`,
+//! `fq_impl.h`, `codel.h`).
+//!
+//! The crate is `no_std` + `alloc`, does no I/O, reads no clock and takes no entropy:
+//! every time-dependent call takes `now`, and every packet it does not deliver is handed
+//! back to the caller with the reason, never silently freed. It runs the same in router
+//! firmware, a userspace AP, a simulator or a test.
+//!
+//! - [`time`]: [`Instant`] and [`Duration`] in integer nanoseconds.
+//! - [`packet`]: the [`Packet`] trait the caller implements.
+//! - [`codel`]: CoDel (RFC 8289) with Linux's integer control law.
+//! - [`fq`]: the FQ-MAC structure: [`Fq`] with its tins, flows, DRR++ and global limits.
+#![no_std]
+#![forbid(unsafe_code)]
+
+extern crate alloc;
+
+pub mod codel;
+pub mod fq;
+pub mod packet;
+pub mod time;
+
+pub use codel::{CodelParams, CodelState, CodelStats};
+
+pub use packet::{Ecn, Packet, SimplePacket};
+pub use time::{Duration, Instant};
