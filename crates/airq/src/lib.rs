@@ -25,6 +25,10 @@ pub mod packet;
 pub mod time;
 
 pub use codel::{CodelParams, CodelState, CodelStats};
+pub use fq::{
+    DropReason, Dropped, EnqueueError, FlowId, FlowInfo, Fq, FqError, FqParams, FqStats, Quantum,
+    TinId, TinStats,
+};
 
 pub use packet::{Ecn, Packet, SimplePacket};
 pub use time::{Duration, Instant};

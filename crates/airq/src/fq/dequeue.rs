@@ -1,0 +1,102 @@
+//! Dequeue from one tin: DRR++ over its new and old flow lists with CoDel on each flow
+//! queue (seed algorithm 2; Linux `fq_tin_dequeue` with mac80211's
+//! `fq_tin_dequeue_func` running `codel_dequeue`).
+
+use super::backlog::{FlowQueue, Levels};
+use super::drop::{DropReason, Dropped};
+use super::ids::TinId;
+use super::{Fq, FqError};
+use crate::packet::Packet;
+use crate::time::Instant;
+
+impl<P: Packet> Fq<P> {
+    /// Dequeues the next packet of `tin` at time `now`, or `None` if the tin is empty.
+    /// Packets CoDel drops on the way go to `on_drop`.
+    ///
+    /// New flows are served before old ones, so a sparse flow's packet leaves at once. A
+    /// flow that has used its quantum gets another and moves to the tail of the old
+    /// list. A new flow found empty passes once through the old list before it is
+    /// released, so that a flow cannot starve the others by going idle and coming back
+    /// new every round ("force a pass through old_flows to prevent starvation").
+    pub fn dequeue(
+        &mut self,
+        tin: TinId,
+        now: Instant,
+        mut on_drop: impl FnMut(Dropped<P>),
+    ) -> Result<Option<P>, FqError> {
+        let slot = self.slot(tin)?;
+        let quantum = self.tins[slot].quantum.unwrap_or(self.params.quantum);
+        let Fq {
+            params,
+            flows,
+            tins,
+            backlog,
+            backlogged,
+            stats,
+            ..
+        } = self;
+        let t = &mut tins[slot];
+        loop {
+            let (id, from_new) = match (t.new_flows.front(), t.old_flows.front()) {
+                (Some(&id), _) => (id, true),
+                (None, Some(&id)) => (id, false),
+                (None, None) => return Ok(None),
+            };
+            let flow = &mut flows[id.index()];
+            if flow.deficit <= 0 {
+                flow.deficit += quantum.credit();
+                pop_front(t, from_new);
+                t.old_flows.push_back(id);
+                continue;
+            }
+            let mut queue = FlowQueue {
+                queue: &mut flow.queue,
+                levels: Levels {
+                    flow: id,
+                    flow_bytes: &mut flow.backlog_bytes,
+                    tin: &mut t.backlog,
+                    total: &mut *backlog,
+                    backlogged: &mut *backlogged,
+                },
+            };
+            let packet = flow.codel.dequeue(
+                &params.codel,
+                &mut t.stats.codel,
+                now,
+                &mut queue,
+                |packet| {
+                    on_drop(Dropped {
+                        packet,
+                        reason: DropReason::Codel,
+                        tin,
+                        flow: id,
+                    })
+                },
+            );
+            let Some(packet) = packet else {
+                pop_front(t, from_new);
+                if from_new && !t.old_flows.is_empty() {
+                    t.old_flows.push_back(id);
+                } else {
+                    flow.tin = None;
+                }
+                continue;
+            };
+            flow.deficit -= quantum.cost(&packet);
+            let len = u64::from(packet.len_bytes());
+            t.stats.tx_bytes += len;
+            t.stats.tx_packets += 1;
+            stats.tx_bytes += len;
+            stats.tx_packets += 1;
+            return Ok(Some(packet));
+        }
+    }
+}
+
+fn pop_front(t: &mut super::tin::Tin, from_new: bool) {
+    if from_new {
+        t.new_flows.pop_front();
+    } else {
+        t.old_flows.pop_front();
+    }
+}

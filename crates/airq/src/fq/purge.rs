@@ -1,0 +1,99 @@
+//! Removing packets the caller no longer wants sent: a whole tin (a station leaving;
+//! Linux `fq_tin_reset`) or those matching a predicate (Linux `fq_tin_filter`, used when
+//! an AP_VLAN goes away).
+
+use super::backlog::{Backlog, Levels};
+use super::drop::{DropReason, Dropped};
+use super::ids::{FlowId, TinId};
+use super::{Fq, FqError};
+use crate::packet::Packet;
+
+impl<P: Packet> Fq<P> {
+    /// Removes every packet of `tin`, handing each back as [`DropReason::Purged`], and
+    /// releases its flow queues. The tin stays usable.
+    pub fn purge(
+        &mut self,
+        tin: TinId,
+        mut on_drop: impl FnMut(Dropped<P>),
+    ) -> Result<(), FqError> {
+        let slot = self.slot(tin)?;
+        loop {
+            let t = &mut self.tins[slot];
+            let Some(id) = t.new_flows.pop_front().or_else(|| t.old_flows.pop_front()) else {
+                break;
+            };
+            self.remove_matching(slot, id, DropReason::Purged, |_| true, &mut on_drop);
+            self.flows[id.index()].tin = None;
+        }
+        debug_assert_eq!(self.tins[slot].backlog, Backlog::default());
+        Ok(())
+    }
+
+    /// Removes the packets of `tin` for which `matches` is true, handing them back as
+    /// [`DropReason::Filtered`]; the order of the others is kept.
+    pub fn filter(
+        &mut self,
+        tin: TinId,
+        mut matches: impl FnMut(&P) -> bool,
+        mut on_drop: impl FnMut(Dropped<P>),
+    ) -> Result<(), FqError> {
+        let slot = self.slot(tin)?;
+        let t = &self.tins[slot];
+        // Lists hold at most every flow once; collect them to free the borrow.
+        let listed: alloc::vec::Vec<FlowId> =
+            t.new_flows.iter().chain(&t.old_flows).copied().collect();
+        for id in listed {
+            self.remove_matching(slot, id, DropReason::Filtered, &mut matches, &mut on_drop);
+        }
+        Ok(())
+    }
+
+    /// Takes the packets of one flow of `slot` that match out of the queue, in order.
+    fn remove_matching(
+        &mut self,
+        slot: usize,
+        id: FlowId,
+        reason: DropReason,
+        mut matches: impl FnMut(&P) -> bool,
+        on_drop: &mut impl FnMut(Dropped<P>),
+    ) {
+        let Fq {
+            flows,
+            tins,
+            backlog,
+            backlogged,
+            ..
+        } = self;
+        let flow = &mut flows[id.index()];
+        let t = &mut tins[slot];
+        let tin = TinId {
+            index: slot as u32,
+            generation: t.generation,
+        };
+        let mut levels = Levels {
+            flow: id,
+            flow_bytes: &mut flow.backlog_bytes,
+            tin: &mut t.backlog,
+            total: backlog,
+            backlogged,
+        };
+        // Rotate the queue once: keep what does not match, in order.
+        for _ in 0..flow.queue.len() {
+            let packet = flow.queue.pop_front().expect("rotating within the length");
+            if matches(&packet) {
+                levels.remove(Backlog::of(&packet), false);
+                on_drop(Dropped {
+                    packet,
+                    reason,
+                    tin,
+                    flow: id,
+                });
+            } else {
+                flow.queue.push_back(packet);
+            }
+        }
+        if flow.queue.is_empty() {
+            levels.remove(Backlog::default(), true);
+        }
+    }
+}
