@@ -1,0 +1,3 @@
+//! Integration tests of the airq library (one binary per crate, STYLE.md rule 7).
+
+mod fq_properties;
