@@ -59,6 +59,7 @@ impl CodelState {
 
     /// Decides whether the packet just dequeued may be dropped: its sojourn time has
     /// been at or above target for at least an interval (RFC 8289 §5.4).
+    #[inline]
     fn should_drop<P: Packet>(
         &mut self,
         packet: Option<&P>,
@@ -89,6 +90,7 @@ impl CodelState {
 
     /// Dequeues the next packet of `queue` that CoDel lets through, marking or dropping as
     /// the control law says (RFC 8289 §5.5). Dropped packets go to `on_drop`.
+    #[inline]
     pub fn dequeue<P, Q>(
         &mut self,
         params: &CodelParams,

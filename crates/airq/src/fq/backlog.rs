@@ -57,6 +57,7 @@ pub(super) struct Levels<'a> {
 
 impl Levels<'_> {
     /// Counts `amount` in; `was_empty` says whether the flow held no packet before.
+    #[inline]
     pub(super) fn add(&mut self, amount: Backlog, was_empty: bool) {
         *self.flow_bytes += amount.bytes as u32;
         self.tin.add(amount);
@@ -67,6 +68,7 @@ impl Levels<'_> {
     }
 
     /// Counts `amount` out; `now_empty` says whether the flow has no packet left.
+    #[inline]
     pub(super) fn remove(&mut self, amount: Backlog, now_empty: bool) {
         debug_assert!(u64::from(*self.flow_bytes) >= amount.bytes);
         *self.flow_bytes -= amount.bytes as u32;
@@ -86,6 +88,7 @@ pub(super) struct FlowQueue<'a, P> {
 }
 
 impl<P: Packet> CodelQueue<P> for FlowQueue<'_, P> {
+    #[inline]
     fn dequeue(&mut self) -> Option<P> {
         let packet = self.queue.pop_front()?;
         self.levels

@@ -5,6 +5,8 @@
 use super::backlog::{FlowQueue, Levels};
 use super::drop::{DropReason, Dropped};
 use super::ids::TinId;
+use super::list::Drr;
+use super::tin::Tin;
 use super::{Fq, FqError};
 use crate::packet::Packet;
 use crate::time::Instant;
@@ -29,6 +31,7 @@ impl<P: Packet> Fq<P> {
         let Fq {
             params,
             flows,
+            drr,
             tins,
             backlog,
             backlogged,
@@ -37,18 +40,20 @@ impl<P: Packet> Fq<P> {
         } = self;
         let t = &mut tins[slot];
         loop {
-            let (id, from_new) = match (t.new_flows.front(), t.old_flows.front()) {
-                (Some(&id), _) => (id, true),
-                (None, Some(&id)) => (id, false),
-                (None, None) => return Ok(None),
+            let (id, from_new) = if let Some(id) = t.new_flows.front(drr) {
+                if drr[id.index()].deficit <= 0 {
+                    drr[id.index()].deficit += quantum.credit();
+                    t.new_flows.pop_front(drr);
+                    t.old_flows.push_back(drr, id);
+                    continue;
+                }
+                (id, true)
+            } else if let Some(id) = t.old_flows.rotate_to_credit(drr, quantum.credit()) {
+                (id, false)
+            } else {
+                return Ok(None);
             };
             let flow = &mut flows[id.index()];
-            if flow.deficit <= 0 {
-                flow.deficit += quantum.credit();
-                pop_front(t, from_new);
-                t.old_flows.push_back(id);
-                continue;
-            }
             let mut queue = FlowQueue {
                 queue: &mut flow.queue,
                 levels: Levels {
@@ -74,15 +79,15 @@ impl<P: Packet> Fq<P> {
                 },
             );
             let Some(packet) = packet else {
-                pop_front(t, from_new);
+                take_front(t, drr, from_new);
                 if from_new && !t.old_flows.is_empty() {
-                    t.old_flows.push_back(id);
+                    t.old_flows.push_back(drr, id);
                 } else {
                     flow.tin = None;
                 }
                 continue;
             };
-            flow.deficit -= quantum.cost(&packet);
+            drr[id.index()].deficit -= quantum.cost(&packet);
             let len = u64::from(packet.len_bytes());
             t.stats.tx_bytes += len;
             t.stats.tx_packets += 1;
@@ -93,10 +98,12 @@ impl<P: Packet> Fq<P> {
     }
 }
 
-fn pop_front(t: &mut super::tin::Tin, from_new: bool) {
+/// Removes the flow at the head of the list it was taken from.
+#[inline]
+fn take_front(t: &mut Tin, drr: &mut [Drr], from_new: bool) {
     if from_new {
-        t.new_flows.pop_front();
+        t.new_flows.pop_front(drr);
     } else {
-        t.old_flows.pop_front();
+        t.old_flows.pop_front(drr);
     }
 }

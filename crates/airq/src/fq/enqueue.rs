@@ -34,18 +34,19 @@ impl<P: Packet> Fq<P> {
 
         let Fq {
             flows,
+            drr,
             tins,
             backlog,
             backlogged,
             ..
         } = self;
-        let flow = &mut flows[id.index()];
         let t = &mut tins[slot];
+        let flow = &mut flows[id.index()];
         if flow.tin.is_none() {
             // Not on a list: bind it and start it as a new flow with a fresh quantum.
             flow.tin = Some(slot as u32);
-            flow.deficit = quantum.credit();
-            t.new_flows.push_back(id);
+            t.new_flows.push_back(drr, id);
+            drr[id.index()].deficit = quantum.credit();
         }
         let mut levels = Levels {
             flow: id,

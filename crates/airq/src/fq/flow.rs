@@ -1,5 +1,6 @@
-//! A flow queue (Linux `struct fq_flow`): a FIFO of packets with its DRR deficit, its
-//! CoDel state, and the tin it is bound to while it is on one of that tin's lists.
+//! A flow queue (Linux `struct fq_flow`): a FIFO of packets with its CoDel state, and
+//! the tin it is bound to while it is on one of that tin's lists. Its DRR credit and list
+//! link live apart, in [`Drr`](super::list::Drr).
 
 use super::ids::TinId;
 use crate::codel::CodelState;
@@ -8,8 +9,6 @@ use alloc::collections::VecDeque;
 pub(super) struct Flow<P> {
     pub(super) queue: VecDeque<P>,
     pub(super) backlog_bytes: u32,
-    /// DRR credit, in bytes or frames as the tin's quantum says.
-    pub(super) deficit: i32,
     /// Slot of the tin this flow is bound to. A flow is bound exactly while it is on the
     /// tin's new or old list (Linux: `flow->tin` set at enqueue, cleared when the flow
     /// leaves the lists).
@@ -22,7 +21,6 @@ impl<P> Flow<P> {
         Flow {
             queue: VecDeque::new(),
             backlog_bytes: 0,
-            deficit: 0,
             tin: None,
             codel: CodelState::default(),
         }

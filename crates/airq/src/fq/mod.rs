@@ -20,6 +20,7 @@ mod drop;
 mod enqueue;
 mod flow;
 mod ids;
+mod list;
 mod params;
 mod purge;
 mod stats;
@@ -41,6 +42,7 @@ use backlog::Backlog;
 use bitmap::Bitmap;
 use core::fmt;
 use flow::Flow;
+use list::Drr;
 use tin::Tin;
 
 /// An FQ-MAC structure for one radio. `P` is the caller's packet type.
@@ -48,6 +50,8 @@ pub struct Fq<P> {
     params: FqParams,
     /// The shared pool (`params.flows` queues), then one default flow per tin slot.
     flows: Vec<Flow<P>>,
+    /// DRR credit and list link of each flow, indexed like `flows`.
+    drr: Vec<Drr>,
     tins: Vec<Tin>,
     /// Slots of removed tins, reused last-freed first.
     free_slots: Vec<u32>,
@@ -103,9 +107,11 @@ impl<P: Packet> Fq<P> {
     pub fn new(params: FqParams) -> Result<Self, FqParamError> {
         params.validate()?;
         let flows = (0..params.flows).map(|_| Flow::new()).collect();
+        let drr = alloc::vec![Drr::default(); params.flows as usize];
         Ok(Fq {
             params,
             flows,
+            drr,
             tins: Vec::new(),
             free_slots: Vec::new(),
             backlogged: Bitmap::with_len(params.flows as usize),
@@ -148,6 +154,7 @@ impl<P: Packet> Fq<P> {
         let index = self.tins.len() as u32;
         self.tins.push(Tin::new());
         self.flows.push(Flow::new());
+        self.drr.push(Drr::default());
         self.backlogged.grow(self.flows.len());
         TinId {
             index,
@@ -247,7 +254,7 @@ impl<P: Packet> Fq<P> {
             tin: f.tin.map(|slot| self.tin_id(slot)),
             backlog_bytes: f.backlog_bytes,
             backlog_packets: f.queue.len() as u32,
-            deficit: f.deficit,
+            deficit: self.drr[flow.index()].deficit,
             codel_dropping: f.codel.dropping(),
         })
     }
@@ -255,7 +262,9 @@ impl<P: Packet> Fq<P> {
     /// The flows on the tin's lists, new flows first, in scheduling order.
     pub fn tin_flows(&self, tin: TinId) -> Result<impl Iterator<Item = FlowId> + '_, FqError> {
         let t = &self.tins[self.slot(tin)?];
-        Ok(t.new_flows.iter().chain(t.old_flows.iter()).copied())
+        Ok(t.new_flows
+            .iter(&self.drr)
+            .chain(t.old_flows.iter(&self.drr)))
     }
 
     /// The slot of a live tin, or an error naming it.
@@ -297,28 +306,31 @@ impl<P: Packet> Fq<P> {
                 let slot = f.tin.expect("a flow with packets is bound to a tin");
                 per_tin[slot as usize].add(b);
             }
-            if let Some(slot) = f.tin {
-                let t = &self.tins[slot as usize];
-                let id = FlowId(i as u32);
-                let listed = t
-                    .new_flows
-                    .iter()
-                    .chain(&t.old_flows)
-                    .filter(|&&x| x == id)
-                    .count();
-                assert_eq!(listed, 1, "bound flow {i} is on its tin's lists once");
-            }
             total.add(b);
         }
+        let mut listed = alloc::vec![0u32; self.flows.len()];
         for (slot, t) in self.tins.iter().enumerate() {
             assert_eq!(t.backlog, per_tin[slot], "tin {slot} backlog");
-            for id in t.new_flows.iter().chain(&t.old_flows) {
+            // Bounded walk: a cycle in the links would otherwise never end.
+            let lists = t
+                .new_flows
+                .iter(&self.drr)
+                .chain(t.old_flows.iter(&self.drr));
+            for id in lists.take(self.flows.len() + 1) {
                 assert_eq!(
                     self.flows[id.index()].tin,
                     Some(slot as u32),
                     "listed {id} bound"
                 );
+                listed[id.index()] += 1;
             }
+        }
+        for (i, f) in self.flows.iter().enumerate() {
+            let expected = u32::from(f.tin.is_some());
+            assert_eq!(
+                listed[i], expected,
+                "flow {i} bound exactly while on one list"
+            );
         }
         assert_eq!(self.backlog, total, "global backlog");
         assert!(self.backlog.packets <= self.params.limit_packets);

@@ -19,7 +19,12 @@ impl<P: Packet> Fq<P> {
         let slot = self.slot(tin)?;
         loop {
             let t = &mut self.tins[slot];
-            let Some(id) = t.new_flows.pop_front().or_else(|| t.old_flows.pop_front()) else {
+            let drr = &mut self.drr;
+            let Some(id) = t
+                .new_flows
+                .pop_front(drr)
+                .or_else(|| t.old_flows.pop_front(drr))
+            else {
                 break;
             };
             self.remove_matching(slot, id, DropReason::Purged, |_| true, &mut on_drop);
@@ -38,12 +43,22 @@ impl<P: Packet> Fq<P> {
         mut on_drop: impl FnMut(Dropped<P>),
     ) -> Result<(), FqError> {
         let slot = self.slot(tin)?;
-        let t = &self.tins[slot];
-        // Lists hold at most every flow once; collect them to free the borrow.
-        let listed: alloc::vec::Vec<FlowId> =
-            t.new_flows.iter().chain(&t.old_flows).copied().collect();
-        for id in listed {
-            self.remove_matching(slot, id, DropReason::Filtered, &mut matches, &mut on_drop);
+        // Filtering leaves the lists as they are (an emptied flow is released by the
+        // next dequeue), so each list is walked by its links as it goes.
+        for old in [false, true] {
+            let list = |fq: &Self| {
+                let t = &fq.tins[slot];
+                if old {
+                    t.old_flows
+                } else {
+                    t.new_flows
+                }
+            };
+            let mut cur = list(self).front(&self.drr);
+            while let Some(id) = cur {
+                self.remove_matching(slot, id, DropReason::Filtered, &mut matches, &mut on_drop);
+                cur = list(self).next_after(&self.drr, id);
+            }
         }
         Ok(())
     }

@@ -1,18 +1,17 @@
 //! A tin (Linux `struct fq_tin`): one logical queue with its own DRR++ lists of new and
 //! old flows, its default (overflow) flow and its statistics.
 
-use super::ids::FlowId;
+use super::list::FlowList;
 use super::params::Quantum;
 use super::stats::TinStats;
-use alloc::collections::VecDeque;
 
 pub(super) struct Tin {
     /// Bumped each time the slot is freed, so stale [`TinId`](super::TinId)s are refused.
     pub(super) generation: u32,
     pub(super) live: bool,
     /// Flows that became active and have not yet used up their first quantum.
-    pub(super) new_flows: VecDeque<FlowId>,
-    pub(super) old_flows: VecDeque<FlowId>,
+    pub(super) new_flows: FlowList,
+    pub(super) old_flows: FlowList,
     /// Overrides the structure's quantum for this tin (e.g. frames for one station).
     pub(super) quantum: Option<Quantum>,
     pub(super) backlog: super::backlog::Backlog,
@@ -25,8 +24,8 @@ impl Tin {
         Tin {
             generation: 0,
             live: true,
-            new_flows: VecDeque::new(),
-            old_flows: VecDeque::new(),
+            new_flows: FlowList::default(),
+            old_flows: FlowList::default(),
             quantum: None,
             backlog: Default::default(),
             stats: TinStats::default(),

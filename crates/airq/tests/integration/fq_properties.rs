@@ -220,7 +220,7 @@ impl Harness {
     /// Conservation and accounting, checked after every step.
     fn check(&self) {
         self.fq.assert_invariants();
-        let mut queued = vec![0u32; TINS];
+        let mut queued = [0u32; TINS];
         for fate in self.fates.values() {
             if let Fate::Queued { tin } = fate {
                 queued[*tin] += 1;
