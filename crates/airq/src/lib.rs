@@ -14,6 +14,7 @@
 //! - [`packet`]: the [`Packet`] trait the caller implements.
 //! - [`codel`]: CoDel (RFC 8289) with Linux's integer control law.
 //! - [`fq`]: the FQ-MAC structure: [`Fq`] with its tins, flows, DRR++ and global limits.
+//! - [`phy`]: PHY rates and airtime (IEEE 802.11-2020 TXTIME; mac80211's estimates).
 #![no_std]
 #![forbid(unsafe_code)]
 
@@ -22,6 +23,7 @@ extern crate alloc;
 pub mod codel;
 pub mod fq;
 pub mod packet;
+pub mod phy;
 pub mod time;
 
 pub use codel::{CodelParams, CodelState, CodelStats};
