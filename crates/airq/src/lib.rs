@@ -20,8 +20,10 @@
 
 extern crate alloc;
 
+pub mod airtime;
 pub mod codel;
 pub mod fq;
+pub mod ids;
 pub mod packet;
 pub mod phy;
 pub mod time;
@@ -31,6 +33,7 @@ pub use fq::{
     DropReason, Dropped, EnqueueError, FlowId, FlowInfo, Fq, FqError, FqParams, FqStats, Quantum,
     TinId, TinStats,
 };
+pub use ids::{Ac, StationId, Tid};
 
 pub use packet::{Ecn, Packet, SimplePacket};
 pub use time::{Duration, Instant};

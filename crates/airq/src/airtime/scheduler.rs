@@ -1,0 +1,359 @@
+//! The scheduler itself: registration, rounds, `next_txq`, `return_txq`,
+//! `may_transmit` and airtime charging.
+
+use super::station::{StationAirtime, StationAirtimeStats};
+use super::txq::{Txq, TxqId};
+use super::txq_list::{Links, TxqList};
+use super::{check_weight, AirtimeGate, AirtimeParams, SchedError};
+use crate::ids::{Ac, StationId, Tid};
+use crate::time::Instant;
+use alloc::collections::BTreeMap;
+use alloc::vec::Vec;
+
+/// The airtime DRR (or round-robin) scheduler of one radio.
+pub struct AirtimeScheduler {
+    params: AirtimeParams,
+    txqs: Vec<Txq>,
+    /// Station slots; `None` once the station left (slots are reused).
+    stations: Vec<Option<StationAirtime>>,
+    by_id: BTreeMap<StationId, u32>,
+    free_slots: Vec<u32>,
+    lists: [TxqList; Ac::COUNT],
+    /// Current round per AC; 0 means no round may hand out TXQs (PHY AQL said no).
+    rounds: [u16; Ac::COUNT],
+}
+
+impl AirtimeScheduler {
+    pub fn new(params: AirtimeParams) -> Result<Self, SchedError> {
+        params.validate()?;
+        Ok(AirtimeScheduler {
+            params,
+            txqs: Vec::new(),
+            stations: Vec::new(),
+            by_id: BTreeMap::new(),
+            free_slots: Vec::new(),
+            lists: Default::default(),
+            rounds: [0; Ac::COUNT],
+        })
+    }
+
+    pub fn params(&self) -> &AirtimeParams {
+        &self.params
+    }
+
+    /// Registers a station with the default weight; its deficit starts at the weight.
+    pub fn add_station(&mut self, id: StationId) -> Result<(), SchedError> {
+        if self.by_id.contains_key(&id) {
+            return Err(SchedError::DuplicateStation(id));
+        }
+        let station = StationAirtime::new(id, self.params.default_weight_us);
+        let slot = match self.free_slots.pop() {
+            Some(slot) => {
+                self.stations[slot as usize] = Some(station);
+                slot
+            }
+            None => {
+                self.stations.push(Some(station));
+                self.stations.len() as u32 - 1
+            }
+        };
+        self.by_id.insert(id, slot);
+        Ok(())
+    }
+
+    /// Removes a station and unschedules its TXQs, which cease to exist.
+    pub fn remove_station(&mut self, id: StationId) -> Result<(), SchedError> {
+        let slot = self
+            .by_id
+            .remove(&id)
+            .ok_or(SchedError::UnknownStation(id))?;
+        for i in 0..self.txqs.len() {
+            let txq = &self.txqs[i];
+            if txq.live && txq.station == Some(slot) {
+                self.unlink(TxqId(i as u32));
+                self.txqs[i].live = false;
+            }
+        }
+        self.stations[slot as usize] = None;
+        self.free_slots.push(slot);
+        Ok(())
+    }
+
+    /// Sets a station's weight: its long-run airtime share is proportional to it
+    /// (`iw … station set … airtime_weight`).
+    pub fn set_weight(&mut self, id: StationId, weight_us: u32) -> Result<(), SchedError> {
+        check_weight(weight_us)?;
+        let slot = self.slot(id)?;
+        self.station_mut(slot).weight_us = weight_us;
+        Ok(())
+    }
+
+    /// Creates the TXQ of `station` (or of the interface, for multicast, if `None`) and
+    /// `tid`, in the TID's access category. It starts unscheduled.
+    pub fn add_txq(&mut self, station: Option<StationId>, tid: Tid) -> Result<TxqId, SchedError> {
+        let station = station.map(|id| self.slot(id)).transpose()?;
+        self.txqs.push(Txq {
+            station,
+            tid,
+            ac: tid.ac(),
+            schedule_round: 0,
+            links: Links::default(),
+            live: true,
+        });
+        Ok(TxqId(self.txqs.len() as u32 - 1))
+    }
+
+    /// Starts a scheduling round in `ac` (`ieee80211_txq_schedule_start`): if the PHY's
+    /// AQL budget for the AC allows, the round number advances (skipping 0); otherwise
+    /// it is set to 0 and [`next_txq`](Self::next_txq) hands out nothing this round.
+    pub fn schedule_start(&mut self, ac: Ac, gate: &impl AirtimeGate) {
+        let round = &mut self.rounds[ac.index()];
+        if gate.phy_may_schedule(ac, self.lists[ac.index()].len()) {
+            *round = round.wrapping_add(1).max(1);
+        } else {
+            *round = 0;
+        }
+    }
+
+    /// The next TXQ the driver should serve in `ac`, which it then owns until
+    /// [`return_txq`](Self::return_txq); `None` when nothing is eligible in this round
+    /// (`ieee80211_next_txq`).
+    pub fn next_txq(&mut self, ac: Ac, gate: &impl AirtimeGate) -> Option<TxqId> {
+        let round = self.rounds[ac.index()];
+        if round == 0 {
+            return None;
+        }
+        let mut first = None;
+        let mut found_eligible = false;
+        loop {
+            let id = self.lists[ac.index()].front()?;
+            if first == Some(id) {
+                // A full pass: stop unless someone was held back only by its deficit,
+                // which the pass has refilled.
+                if !found_eligible {
+                    return None;
+                }
+                found_eligible = false;
+            }
+            first.get_or_insert(id);
+            let txq = &self.txqs[id.index()];
+            let mut eligible = true;
+            if let Some(slot) = txq.station {
+                let station = self.stations[slot as usize]
+                    .as_mut()
+                    .expect("live TXQ, live station");
+                eligible = gate.station_may_dequeue(station.id, ac);
+                found_eligible |= eligible;
+                if self.params.fairness {
+                    let pending = i64::from(gate.pending_us(station.id, ac));
+                    let deficit = &mut station.ac[ac.index()].deficit_us;
+                    if i64::from(*deficit) - pending < 0 {
+                        *deficit = deficit.saturating_add(station.weight_us as i32);
+                        eligible = false;
+                    }
+                }
+            } else {
+                found_eligible = true;
+            }
+            if !eligible {
+                self.lists[ac.index()].move_to_tail(&mut self.txqs, id);
+                continue;
+            }
+            if self.txqs[id.index()].schedule_round == round {
+                return None;
+            }
+            self.lists[ac.index()].remove(&mut self.txqs, id);
+            self.txqs[id.index()].schedule_round = round;
+            return Some(id);
+        }
+    }
+
+    /// Hands a TXQ back, or schedules one that just got data (`ieee80211_return_txq` /
+    /// `ieee80211_schedule_txq`). `has_queue` is whether it holds packets the driver may
+    /// send (or `force`). An unlisted TXQ is listed if it has data — at the head when
+    /// airtime fairness is on, so a newly active station is served first — or, empty,
+    /// if its station was active within the window and may still owe airtime.
+    pub fn return_txq(
+        &mut self,
+        txq: TxqId,
+        has_queue: bool,
+        now: Instant,
+    ) -> Result<(), SchedError> {
+        let t = self.txq(txq)?;
+        if t.links.listed {
+            return Ok(());
+        }
+        let (ac, station) = (t.ac, t.station);
+        let keep_active = station.is_some_and(|slot| {
+            self.station(slot)
+                .keep_active(ac, now, self.params.active_window)
+        });
+        if !(has_queue || keep_active) {
+            return Ok(());
+        }
+        let list = &mut self.lists[ac.index()];
+        if station.is_some() && self.params.fairness && has_queue {
+            list.push_front(&mut self.txqs, txq);
+        } else {
+            list.push_back(&mut self.txqs, txq);
+        }
+        if has_queue {
+            if let Some(slot) = station {
+                self.station_mut(slot).ac[ac.index()].last_active = Some(now);
+            }
+        }
+        Ok(())
+    }
+
+    /// Removes a TXQ from scheduling (e.g. its queue was purged).
+    pub fn unschedule(&mut self, txq: TxqId) -> Result<(), SchedError> {
+        self.txq(txq)?;
+        self.unlink(txq);
+        Ok(())
+    }
+
+    /// For push-pull drivers whose firmware asks for a given TXQ
+    /// (`ieee80211_txq_may_transmit`): whether it may send now. TXQs ahead of it are
+    /// rotated behind it, refilling those in deficit. A TXQ allowed to send is unlisted,
+    /// as after `next_txq`; one refused is refilled and moved to the back.
+    pub fn may_transmit(
+        &mut self,
+        txq: TxqId,
+        gate: &impl AirtimeGate,
+    ) -> Result<bool, SchedError> {
+        let t = self.txq(txq)?;
+        let (ac, station) = (t.ac, t.station);
+        let allowed = match station {
+            _ if !t.links.listed => true,
+            None => true,
+            Some(_) if !gate.phy_may_schedule(ac, self.lists[ac.index()].len()) => true,
+            Some(slot) => {
+                while let Some(ahead) = self.lists[ac.index()].front() {
+                    if ahead == txq {
+                        break;
+                    }
+                    if let Some(s) = self.txqs[ahead.index()].station {
+                        self.refill_if_owing(s, ac, gate);
+                    }
+                    self.lists[ac.index()].move_to_tail(&mut self.txqs, ahead);
+                }
+                let station = self.station_mut(slot);
+                let deficit = &mut station.ac[ac.index()].deficit_us;
+                if *deficit >= 0 {
+                    true
+                } else {
+                    *deficit = deficit.saturating_add(station.weight_us as i32);
+                    self.lists[ac.index()].move_to_tail(&mut self.txqs, txq);
+                    false
+                }
+            }
+        };
+        if allowed {
+            self.unlink(txq);
+        }
+        Ok(allowed)
+    }
+
+    /// Charges airtime the driver measured for `station` on `tid`
+    /// (`ieee80211_sta_register_airtime`): both always count in the statistics; the
+    /// deficit is charged with what the TX/RX flags select, and only while the station
+    /// is active, so an idle station does not go into debt.
+    pub fn register_airtime(
+        &mut self,
+        station: StationId,
+        tid: Tid,
+        tx_airtime_us: u32,
+        rx_airtime_us: u32,
+        now: Instant,
+    ) -> Result<(), SchedError> {
+        let slot = self.slot(station)?;
+        let (use_tx, use_rx, window) = (
+            self.params.use_tx,
+            self.params.use_rx,
+            self.params.active_window,
+        );
+        let fairness = self.params.fairness;
+        let station = self.station_mut(slot);
+        let ac = tid.ac();
+        let active = station.keep_active(ac, now, window);
+        let a = &mut station.ac[ac.index()];
+        a.tx_airtime_us += u64::from(tx_airtime_us);
+        a.rx_airtime_us += u64::from(rx_airtime_us);
+        let charge = u64::from(if use_tx { tx_airtime_us } else { 0 })
+            + u64::from(if use_rx { rx_airtime_us } else { 0 });
+        if fairness && active {
+            let charge = i32::try_from(charge).unwrap_or(i32::MAX);
+            a.deficit_us = a.deficit_us.saturating_sub(charge);
+        }
+        Ok(())
+    }
+
+    /// Airtime statistics of a station.
+    pub fn station_stats(&self, id: StationId) -> Result<StationAirtimeStats, SchedError> {
+        let s = self.station(self.slot(id)?);
+        Ok(StationAirtimeStats {
+            station: s.id,
+            weight_us: s.weight_us,
+            tx_airtime_us: s.ac.map(|a| a.tx_airtime_us),
+            rx_airtime_us: s.ac.map(|a| a.rx_airtime_us),
+            deficit_us: s.ac.map(|a| a.deficit_us),
+        })
+    }
+
+    /// The TXQs scheduled in `ac`, in list order.
+    pub fn active_txqs(&self, ac: Ac) -> impl Iterator<Item = TxqId> + '_ {
+        self.lists[ac.index()].iter(&self.txqs)
+    }
+
+    /// The station and TID of a TXQ (`None` station: an interface TXQ).
+    pub fn txq_owner(&self, txq: TxqId) -> Result<(Option<StationId>, Tid), SchedError> {
+        let t = self.txq(txq)?;
+        Ok((t.station.map(|slot| self.station(slot).id), t.tid))
+    }
+
+    fn refill_if_owing(&mut self, slot: u32, ac: Ac, gate: &impl AirtimeGate) {
+        if !self.params.fairness {
+            return;
+        }
+        let station = self.station_mut(slot);
+        let pending = i64::from(gate.pending_us(station.id, ac));
+        let deficit = &mut station.ac[ac.index()].deficit_us;
+        if i64::from(*deficit) - pending < 0 {
+            *deficit = deficit.saturating_add(station.weight_us as i32);
+        }
+    }
+
+    fn unlink(&mut self, txq: TxqId) {
+        let t = &self.txqs[txq.index()];
+        if t.links.listed {
+            let ac = t.ac;
+            self.lists[ac.index()].remove(&mut self.txqs, txq);
+        }
+    }
+
+    fn txq(&self, txq: TxqId) -> Result<&Txq, SchedError> {
+        match self.txqs.get(txq.index()) {
+            Some(t) if t.live => Ok(t),
+            _ => Err(SchedError::UnknownTxq(txq)),
+        }
+    }
+
+    fn slot(&self, id: StationId) -> Result<u32, SchedError> {
+        self.by_id
+            .get(&id)
+            .copied()
+            .ok_or(SchedError::UnknownStation(id))
+    }
+
+    fn station(&self, slot: u32) -> &StationAirtime {
+        self.stations[slot as usize]
+            .as_ref()
+            .expect("slot of a registered station")
+    }
+
+    fn station_mut(&mut self, slot: u32) -> &mut StationAirtime {
+        self.stations[slot as usize]
+            .as_mut()
+            .expect("slot of a registered station")
+    }
+}

@@ -1,0 +1,59 @@
+//! A station's airtime state per access category (mac80211 `struct airtime_info
+//! sta->airtime[ac]` and `sta->airtime_weight`, `net/mac80211/sta_info.h`).
+
+use crate::ids::{Ac, StationId};
+use crate::time::{Duration, Instant};
+
+pub(super) struct StationAirtime {
+    pub(super) id: StationId,
+    /// DRR quantum in µs added at each refill (`sta->airtime_weight`).
+    pub(super) weight_us: u32,
+    pub(super) ac: [AcAirtime; Ac::COUNT],
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct AcAirtime {
+    /// Credit in µs; starts at the weight (`__sta_info_alloc`).
+    pub(super) deficit_us: i32,
+    pub(super) tx_airtime_us: u64,
+    pub(super) rx_airtime_us: u64,
+    /// When a TXQ of this station and AC was last scheduled with data queued
+    /// (`ieee80211_txq_set_active`).
+    pub(super) last_active: Option<Instant>,
+}
+
+impl StationAirtime {
+    pub(super) fn new(id: StationId, weight_us: u32) -> Self {
+        let ac = AcAirtime {
+            deficit_us: weight_us as i32,
+            ..AcAirtime::default()
+        };
+        StationAirtime {
+            id,
+            weight_us,
+            ac: [ac; Ac::COUNT],
+        }
+    }
+
+    /// Whether the station was active in this AC within `window` of `now`
+    /// (`ieee80211_sta_keep_active`: `last_active + HZ/10`, i.e. 100 ms).
+    pub(super) fn keep_active(&self, ac: Ac, now: Instant, window: Duration) -> bool {
+        self.ac[ac.index()]
+            .last_active
+            .is_some_and(|t| now <= t + window)
+    }
+}
+
+/// A snapshot of one station's airtime accounting (what `iw station dump` shows as
+/// `airtime weight`, `tx duration`, `rx duration`, and debugfs `airtime` per AC).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StationAirtimeStats {
+    pub station: StationId,
+    pub weight_us: u32,
+    /// Per AC (index [`Ac::index`]): airtime reported for transmissions, µs.
+    pub tx_airtime_us: [u64; Ac::COUNT],
+    /// Per AC: airtime reported for receptions, µs.
+    pub rx_airtime_us: [u64; Ac::COUNT],
+    /// Per AC: the DRR deficit, µs (before subtracting pending AQL airtime).
+    pub deficit_us: [i32; Ac::COUNT],
+}
