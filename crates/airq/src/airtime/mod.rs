@@ -31,7 +31,7 @@ mod txq_list;
 #[cfg(test)]
 mod tests;
 
-pub use scheduler::AirtimeScheduler;
+pub use scheduler::{AirtimeScheduler, MAX_STATION_ID};
 pub use station::StationAirtimeStats;
 pub use txq::TxqId;
 
@@ -122,6 +122,8 @@ impl AirtimeGate for NoAql {}
 pub enum SchedError {
     UnknownStation(StationId),
     DuplicateStation(StationId),
+    /// Station identifiers index a table: at most [`MAX_STATION_ID`].
+    StationIdOutOfRange(StationId),
     UnknownTxq(TxqId),
     /// Weights are 1 to [`AirtimeParams::MAX_WEIGHT_US`] µs.
     WeightOutOfRange(u32),
@@ -132,6 +134,9 @@ impl fmt::Display for SchedError {
         match self {
             SchedError::UnknownStation(s) => write!(f, "{s} is not registered"),
             SchedError::DuplicateStation(s) => write!(f, "{s} is already registered"),
+            SchedError::StationIdOutOfRange(s) => {
+                write!(f, "{s}: station ids must be at most {MAX_STATION_ID}")
+            }
             SchedError::UnknownTxq(t) => write!(f, "TXQ {} does not exist", t.index()),
             SchedError::WeightOutOfRange(w) => write!(
                 f,

@@ -7,8 +7,13 @@ use super::txq_list::{Links, TxqList};
 use super::{check_weight, AirtimeGate, AirtimeParams, SchedError};
 use crate::ids::{Ac, StationId, Tid};
 use crate::time::Instant;
-use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
+
+const NO_SLOT: u32 = u32::MAX;
+
+/// Largest station identifier accepted: identifiers index a table, so they should be
+/// dense, like 802.11 association IDs (1–2007).
+pub const MAX_STATION_ID: u32 = (1 << 20) - 1;
 
 /// The airtime DRR (or round-robin) scheduler of one radio.
 pub struct AirtimeScheduler {
@@ -16,7 +21,9 @@ pub struct AirtimeScheduler {
     txqs: Vec<Txq>,
     /// Station slots; `None` once the station left (slots are reused).
     stations: Vec<Option<StationAirtime>>,
-    by_id: BTreeMap<StationId, u32>,
+    /// Slot of each registered station, indexed by `StationId` (O(1), as mac80211's
+    /// `sta` pointer); `NO_SLOT` where none.
+    by_id: Vec<u32>,
     free_slots: Vec<u32>,
     lists: [TxqList; Ac::COUNT],
     /// Current round per AC; 0 means no round may hand out TXQs (PHY AQL said no).
@@ -30,7 +37,7 @@ impl AirtimeScheduler {
             params,
             txqs: Vec::new(),
             stations: Vec::new(),
-            by_id: BTreeMap::new(),
+            by_id: Vec::new(),
             free_slots: Vec::new(),
             lists: Default::default(),
             rounds: [0; Ac::COUNT],
@@ -43,7 +50,10 @@ impl AirtimeScheduler {
 
     /// Registers a station with the default weight; its deficit starts at the weight.
     pub fn add_station(&mut self, id: StationId) -> Result<(), SchedError> {
-        if self.by_id.contains_key(&id) {
+        if id.0 > MAX_STATION_ID {
+            return Err(SchedError::StationIdOutOfRange(id));
+        }
+        if self.slot(id).is_ok() {
             return Err(SchedError::DuplicateStation(id));
         }
         let station = StationAirtime::new(id, self.params.default_weight_us);
@@ -57,16 +67,18 @@ impl AirtimeScheduler {
                 self.stations.len() as u32 - 1
             }
         };
-        self.by_id.insert(id, slot);
+        let index = id.0 as usize;
+        if self.by_id.len() <= index {
+            self.by_id.resize(index + 1, NO_SLOT);
+        }
+        self.by_id[index] = slot;
         Ok(())
     }
 
     /// Removes a station and unschedules its TXQs, which cease to exist.
     pub fn remove_station(&mut self, id: StationId) -> Result<(), SchedError> {
-        let slot = self
-            .by_id
-            .remove(&id)
-            .ok_or(SchedError::UnknownStation(id))?;
+        let slot = self.slot(id)?;
+        self.by_id[id.0 as usize] = NO_SLOT;
         for i in 0..self.txqs.len() {
             let txq = &self.txqs[i];
             if txq.live && txq.station == Some(slot) {
@@ -339,10 +351,10 @@ impl AirtimeScheduler {
     }
 
     fn slot(&self, id: StationId) -> Result<u32, SchedError> {
-        self.by_id
-            .get(&id)
-            .copied()
-            .ok_or(SchedError::UnknownStation(id))
+        match self.by_id.get(id.0 as usize) {
+            Some(&slot) if slot != NO_SLOT => Ok(slot),
+            _ => Err(SchedError::UnknownStation(id)),
+        }
     }
 
     fn station(&self, slot: u32) -> &StationAirtime {

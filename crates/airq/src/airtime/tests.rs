@@ -257,6 +257,10 @@ fn contract_errors() {
         s.set_weight(sta(9), 10),
         Err(SchedError::UnknownStation(sta(9)))
     );
+    assert_eq!(
+        s.add_station(sta(MAX_STATION_ID + 1)),
+        Err(SchedError::StationIdOutOfRange(sta(MAX_STATION_ID + 1)))
+    );
     s.return_txq(q[0], true, Instant::ZERO).unwrap();
     s.remove_station(sta(0)).unwrap();
     assert!(list(&s).is_empty());
