@@ -156,13 +156,9 @@ impl AirtimeScheduler {
                     .expect("live TXQ, live station");
                 eligible = gate.station_may_dequeue(station.id, ac);
                 found_eligible |= eligible;
-                if self.params.fairness {
-                    let pending = i64::from(gate.pending_us(station.id, ac));
-                    let deficit = &mut station.ac[ac.index()].deficit_us;
-                    if i64::from(*deficit) - pending < 0 {
-                        *deficit = deficit.saturating_add(station.weight_us as i32);
-                        eligible = false;
-                    }
+                if self.params.fairness && station.owes(ac, gate.pending_us(station.id, ac)) {
+                    station.refill(ac);
+                    eligible = false;
                 }
             } else {
                 found_eligible = true;
@@ -250,11 +246,10 @@ impl AirtimeScheduler {
                     self.lists[ac.index()].move_to_tail(&mut self.txqs, ahead);
                 }
                 let station = self.station_mut(slot);
-                let deficit = &mut station.ac[ac.index()].deficit_us;
-                if *deficit >= 0 {
+                if station.ac[ac.index()].deficit_us >= 0 {
                     true
                 } else {
-                    *deficit = deficit.saturating_add(station.weight_us as i32);
+                    station.refill(ac);
                     self.lists[ac.index()].move_to_tail(&mut self.txqs, txq);
                     false
                 }
@@ -309,6 +304,7 @@ impl AirtimeScheduler {
             tx_airtime_us: s.ac.map(|a| a.tx_airtime_us),
             rx_airtime_us: s.ac.map(|a| a.rx_airtime_us),
             deficit_us: s.ac.map(|a| a.deficit_us),
+            refills: s.ac.map(|a| a.refills),
         })
     }
 
@@ -328,10 +324,8 @@ impl AirtimeScheduler {
             return;
         }
         let station = self.station_mut(slot);
-        let pending = i64::from(gate.pending_us(station.id, ac));
-        let deficit = &mut station.ac[ac.index()].deficit_us;
-        if i64::from(*deficit) - pending < 0 {
-            *deficit = deficit.saturating_add(station.weight_us as i32);
+        if station.owes(ac, gate.pending_us(station.id, ac)) {
+            station.refill(ac);
         }
     }
 

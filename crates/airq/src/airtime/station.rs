@@ -17,6 +17,8 @@ pub(super) struct AcAirtime {
     pub(super) deficit_us: i32,
     pub(super) tx_airtime_us: u64,
     pub(super) rx_airtime_us: u64,
+    /// Times the deficit was refilled by the weight.
+    pub(super) refills: u64,
     /// When a TXQ of this station and AC was last scheduled with data queued
     /// (`ieee80211_txq_set_active`).
     pub(super) last_active: Option<Instant>,
@@ -37,6 +39,20 @@ impl StationAirtime {
 
     /// Whether the station was active in this AC within `window` of `now`
     /// (`ieee80211_sta_keep_active`: `last_active + HZ/10`, i.e. 100 ms).
+    /// Whether the effective deficit — the deficit minus airtime pending below the MAC
+    /// (mac80211 `ieee80211_sta_deficit`) — is negative.
+    #[inline]
+    pub(super) fn owes(&self, ac: Ac, pending_us: u32) -> bool {
+        i64::from(self.ac[ac.index()].deficit_us) < i64::from(pending_us)
+    }
+
+    /// Adds one quantum (the weight) to the deficit of `ac`.
+    pub(super) fn refill(&mut self, ac: Ac) {
+        let a = &mut self.ac[ac.index()];
+        a.deficit_us = a.deficit_us.saturating_add(self.weight_us as i32);
+        a.refills += 1;
+    }
+
     pub(super) fn keep_active(&self, ac: Ac, now: Instant, window: Duration) -> bool {
         self.ac[ac.index()]
             .last_active
@@ -56,4 +72,6 @@ pub struct StationAirtimeStats {
     pub rx_airtime_us: [u64; Ac::COUNT],
     /// Per AC: the DRR deficit, µs (before subtracting pending AQL airtime).
     pub deficit_us: [i32; Ac::COUNT],
+    /// Per AC: refills of the deficit by the weight, so far.
+    pub refills: [u64; Ac::COUNT],
 }
