@@ -15,6 +15,8 @@
 //! - [`codel`]: CoDel (RFC 8289) with Linux's integer control law.
 //! - [`fq`]: the FQ-MAC structure: [`Fq`] with its tins, flows, DRR++ and global limits.
 //! - [`phy`]: PHY rates and airtime (IEEE 802.11-2020 TXTIME; mac80211's estimates).
+//! - [`airtime`]: the airtime fairness scheduler (mac80211 DRR over stations).
+//! - [`report`]: statistics as `iw` and mac80211 debugfs print them.
 #![no_std]
 #![forbid(unsafe_code)]
 
@@ -26,6 +28,7 @@ pub mod fq;
 pub mod ids;
 pub mod packet;
 pub mod phy;
+pub mod report;
 pub mod time;
 
 pub use codel::{CodelParams, CodelState, CodelStats};

@@ -1,0 +1,222 @@
+//! Human-readable statistics in the formats Linux tools print, so that people who know
+//! `iw` and mac80211's debugfs read airq's numbers without a legend (reference:
+//! `net/mac80211/debugfs.c` `aqm_read`, `debugfs_sta.c` `sta_aqm_read`,
+//! `sta_airtime_read`; iw `station.c`). Formatting only: the caller writes the text
+//! wherever it wants.
+//!
+//! One deliberate difference: the kernel's phy `aqm` prints `fq_overlimit` and
+//! `fq_overmemory` with their values swapped (its arguments are passed in the wrong
+//! order); we print each under its own name.
+
+use crate::airtime::StationAirtimeStats;
+use crate::fq::{FqParams, FqStats, Quantum, TinStats};
+use crate::ids::{Ac, Tid};
+use core::fmt;
+
+/// The phy-wide `aqm` debugfs file: `access name value` rows.
+pub struct PhyAqm<'a> {
+    pub stats: &'a FqStats,
+    pub params: &'a FqParams,
+}
+
+impl fmt::Display for PhyAqm<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (s, p) = (self.stats, self.params);
+        let quantum = match p.quantum {
+            Quantum::Bytes(n) | Quantum::Frames(n) => n,
+        };
+        writeln!(f, "access name value")?;
+        writeln!(f, "R fq_flows_cnt {}", s.max_flows)?;
+        writeln!(f, "R fq_backlog {}", s.backlog_packets)?;
+        writeln!(f, "R fq_overlimit {}", s.overlimit)?;
+        writeln!(f, "R fq_overmemory {}", s.overmemory)?;
+        writeln!(f, "R fq_collisions {}", s.collisions)?;
+        writeln!(f, "R fq_memory_usage {}", s.memory_usage_bytes)?;
+        writeln!(f, "RW fq_memory_limit {}", p.memory_limit_bytes)?;
+        writeln!(f, "RW fq_limit {}", p.limit_packets)?;
+        writeln!(f, "RW fq_quantum {quantum}")
+    }
+}
+
+/// A station's `aqm` debugfs file: one row per TXQ (TID) with its FQ-CoDel counters.
+pub struct StationAqm<'a> {
+    pub tids: &'a [(Tid, TinStats)],
+}
+
+impl fmt::Display for StationAqm<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "tid ac backlog-bytes backlog-packets new-flows drops marks overlimit collisions tx-bytes tx-packets"
+        )?;
+        for (tid, s) in self.tids {
+            writeln!(
+                f,
+                "{} {} {} {} {} {} {} {} {} {} {}",
+                tid.get(),
+                tid.ac().index(),
+                s.backlog_bytes,
+                s.backlog_packets,
+                s.flows,
+                s.codel.drop_count,
+                s.codel.ecn_mark,
+                s.overlimit,
+                s.collisions,
+                s.tx_bytes,
+                s.tx_packets
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// A station's `airtime` debugfs file.
+pub struct StationAirtime<'a>(pub &'a StationAirtimeStats);
+
+impl fmt::Display for StationAirtime<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.0;
+        writeln!(f, "RX: {} us", s.rx_airtime_us.iter().sum::<u64>())?;
+        writeln!(f, "TX: {} us", s.tx_airtime_us.iter().sum::<u64>())?;
+        writeln!(f, "Weight: {}", s.weight_us)?;
+        write!(f, "Deficit:")?;
+        for ac in Ac::ALL {
+            write!(f, " {ac}: {} us", s.deficit_us[ac.index()])?;
+        }
+        writeln!(f)
+    }
+}
+
+/// The airtime and TXQ part of `iw dev … station dump -v` for one station.
+pub struct IwStation<'a> {
+    pub airtime: &'a StationAirtimeStats,
+    pub tids: &'a [(Tid, TinStats)],
+}
+
+impl fmt::Display for IwStation<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let a = self.airtime;
+        writeln!(
+            f,
+            "\ttx duration:\t{} us",
+            a.tx_airtime_us.iter().sum::<u64>()
+        )?;
+        writeln!(
+            f,
+            "\trx duration:\t{} us",
+            a.rx_airtime_us.iter().sum::<u64>()
+        )?;
+        writeln!(f, "\tairtime weight: {}", a.weight_us)?;
+        writeln!(
+            f,
+            "\tTID\tqsz-byt\tqsz-pkt\tflows\tdrops\tmarks\toverlmt\thashcol\ttx-bytes\ttx-packets"
+        )?;
+        for (tid, s) in self.tids {
+            writeln!(
+                f,
+                "\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+                tid.get(),
+                s.backlog_bytes,
+                s.backlog_packets,
+                s.flows,
+                s.codel.drop_count,
+                s.codel.ecn_mark,
+                s.overlimit,
+                s.collisions,
+                s.tx_bytes,
+                s.tx_packets
+            )?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codel::CodelStats;
+    use crate::ids::StationId;
+    use alloc::format;
+
+    fn tin() -> TinStats {
+        TinStats {
+            backlog_bytes: 3000,
+            backlog_packets: 2,
+            flows: 5,
+            collisions: 1,
+            overlimit: 3,
+            tx_bytes: 150_000,
+            tx_packets: 100,
+            codel: CodelStats {
+                drop_count: 7,
+                ecn_mark: 4,
+                ..CodelStats::default()
+            },
+            ..TinStats::default()
+        }
+    }
+
+    #[test]
+    fn phy_aqm_matches_debugfs_rows() {
+        let stats = FqStats {
+            max_flows: 4096,
+            backlog_packets: 12,
+            overlimit: 2,
+            overmemory: 1,
+            collisions: 3,
+            memory_usage_bytes: 18_000,
+            ..FqStats::default()
+        };
+        let text = format!(
+            "{}",
+            PhyAqm {
+                stats: &stats,
+                params: &FqParams::default()
+            }
+        );
+        assert_eq!(
+            text,
+            "access name value\nR fq_flows_cnt 4096\nR fq_backlog 12\nR fq_overlimit 2\n\
+             R fq_overmemory 1\nR fq_collisions 3\nR fq_memory_usage 18000\n\
+             RW fq_memory_limit 16777216\nRW fq_limit 8192\nRW fq_quantum 300\n"
+        );
+    }
+
+    #[test]
+    fn station_aqm_rows() {
+        let tids = [(Tid::new(0).unwrap(), tin())];
+        let text = format!("{}", StationAqm { tids: &tids });
+        assert_eq!(
+            text.lines().nth(1),
+            Some("0 2 3000 2 5 7 4 3 1 150000 100"),
+            "tid 0 is AC 2 (BE)"
+        );
+    }
+
+    #[test]
+    fn airtime_and_iw_station() {
+        let a = StationAirtimeStats {
+            station: StationId(1),
+            weight_us: 256,
+            tx_airtime_us: [10, 20, 30, 40],
+            rx_airtime_us: [1, 2, 3, 4],
+            deficit_us: [256, 256, -100, 256],
+            refills: [0; 4],
+        };
+        assert_eq!(
+            format!("{}", StationAirtime(&a)),
+            "RX: 10 us\nTX: 100 us\nWeight: 256\nDeficit: VO: 256 us VI: 256 us BE: -100 us BK: 256 us\n"
+        );
+        let tids = [(Tid::new(6).unwrap(), tin())];
+        let iw = format!(
+            "{}",
+            IwStation {
+                airtime: &a,
+                tids: &tids
+            }
+        );
+        assert!(iw
+            .starts_with("\ttx duration:\t100 us\n\trx duration:\t10 us\n\tairtime weight: 256\n"));
+        assert!(iw.ends_with("\t6\t3000\t2\t5\t7\t4\t3\t1\t150000\t100\n"));
+    }
+}
