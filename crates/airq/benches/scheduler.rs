@@ -28,8 +28,10 @@ fn scheduling_decision(c: &mut Criterion) {
                 s.return_txq(t, true, now).unwrap();
             }
             b.iter(|| {
-                s.schedule_start(Ac::Be, &NoAql);
-                let t = s.next_txq(Ac::Be, &NoAql).expect("always backlogged");
+                s.schedule_start(Ac::Be, &mut NoAql);
+                let t = s
+                    .next_txq(Ac::Be, &mut NoAql, now)
+                    .expect("always backlogged");
                 let i = t.index();
                 s.register_airtime(StationId(i as u32), tid, aggregate_us[i], 0, now)
                     .unwrap();

@@ -7,8 +7,17 @@
 use core::fmt;
 
 /// A station associated with the AP, as the caller numbers them.
+///
+/// Identifiers index tables (as mac80211 passes a `sta` pointer, so every per-packet
+/// call is O(1)), so they should be dense, like 802.11 association IDs (1–2007), and at
+/// most [`StationId::MAX`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct StationId(pub u32);
+
+impl StationId {
+    /// The largest identifier accepted: tables indexed by it stay within a few hundred KiB.
+    pub const MAX: u32 = 0xFFFF;
+}
 
 impl fmt::Display for StationId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -16,6 +16,7 @@
 //! - [`fq`]: the FQ-MAC structure: [`Fq`] with its tins, flows, DRR++ and global limits.
 //! - [`phy`]: PHY rates and airtime (IEEE 802.11-2020 TXTIME; mac80211's estimates).
 //! - [`airtime`]: the airtime fairness scheduler (mac80211 DRR over stations).
+//! - [`aql`]: Airtime Queue Limits, the kernel's and a self-tuning variant.
 //! - [`report`]: statistics as `iw` and mac80211 debugfs print them.
 #![no_std]
 #![forbid(unsafe_code)]
@@ -23,6 +24,7 @@
 extern crate alloc;
 
 pub mod airtime;
+pub mod aql;
 pub mod codel;
 pub mod fq;
 pub mod ids;

@@ -31,12 +31,12 @@ mod txq_list;
 #[cfg(test)]
 mod tests;
 
-pub use scheduler::{AirtimeScheduler, MAX_STATION_ID};
+pub use scheduler::AirtimeScheduler;
 pub use station::StationAirtimeStats;
 pub use txq::TxqId;
 
 use crate::ids::{Ac, StationId};
-use crate::time::Duration;
+use crate::time::{Duration, Instant};
 use core::fmt;
 
 /// Scheduler parameters; the default is mac80211's.
@@ -100,13 +100,15 @@ pub trait AirtimeGate {
     fn pending_us(&self, _station: StationId, _ac: Ac) -> u32 {
         0
     }
-    /// Whether the station may dequeue more in `ac` (`ieee80211_txq_airtime_check`).
-    fn station_may_dequeue(&self, _station: StationId, _ac: Ac) -> bool {
+    /// Whether the station may dequeue more in `ac` at `now`
+    /// (`ieee80211_txq_airtime_check`). Mutable so that a gate can count refusals and
+    /// take samples (self-tuning AQL).
+    fn station_may_dequeue(&mut self, _station: StationId, _ac: Ac, _now: Instant) -> bool {
         true
     }
     /// Whether a scheduling round may start in `ac` with `active_txqs` TXQs listed
     /// (`ieee80211_txq_schedule_airtime_check`).
-    fn phy_may_schedule(&self, _ac: Ac, _active_txqs: u32) -> bool {
+    fn phy_may_schedule(&mut self, _ac: Ac, _active_txqs: u32) -> bool {
         true
     }
 }
@@ -122,7 +124,7 @@ impl AirtimeGate for NoAql {}
 pub enum SchedError {
     UnknownStation(StationId),
     DuplicateStation(StationId),
-    /// Station identifiers index a table: at most [`MAX_STATION_ID`].
+    /// Station identifiers index a table: at most [`StationId::MAX`].
     StationIdOutOfRange(StationId),
     UnknownTxq(TxqId),
     /// Weights are 1 to [`AirtimeParams::MAX_WEIGHT_US`] µs.
@@ -135,7 +137,7 @@ impl fmt::Display for SchedError {
             SchedError::UnknownStation(s) => write!(f, "{s} is not registered"),
             SchedError::DuplicateStation(s) => write!(f, "{s} is already registered"),
             SchedError::StationIdOutOfRange(s) => {
-                write!(f, "{s}: station ids must be at most {MAX_STATION_ID}")
+                write!(f, "{s}: station ids must be at most {}", StationId::MAX)
             }
             SchedError::UnknownTxq(t) => write!(f, "TXQ {} does not exist", t.index()),
             SchedError::WeightOutOfRange(w) => write!(

@@ -11,10 +11,6 @@ use alloc::vec::Vec;
 
 const NO_SLOT: u32 = u32::MAX;
 
-/// Largest station identifier accepted: identifiers index a table, so they should be
-/// dense, like 802.11 association IDs (1–2007).
-pub const MAX_STATION_ID: u32 = (1 << 20) - 1;
-
 /// The airtime DRR (or round-robin) scheduler of one radio.
 pub struct AirtimeScheduler {
     params: AirtimeParams,
@@ -50,7 +46,7 @@ impl AirtimeScheduler {
 
     /// Registers a station with the default weight; its deficit starts at the weight.
     pub fn add_station(&mut self, id: StationId) -> Result<(), SchedError> {
-        if id.0 > MAX_STATION_ID {
+        if id.0 > StationId::MAX {
             return Err(SchedError::StationIdOutOfRange(id));
         }
         if self.slot(id).is_ok() {
@@ -118,7 +114,7 @@ impl AirtimeScheduler {
     /// Starts a scheduling round in `ac` (`ieee80211_txq_schedule_start`): if the PHY's
     /// AQL budget for the AC allows, the round number advances (skipping 0); otherwise
     /// it is set to 0 and [`next_txq`](Self::next_txq) hands out nothing this round.
-    pub fn schedule_start(&mut self, ac: Ac, gate: &impl AirtimeGate) {
+    pub fn schedule_start(&mut self, ac: Ac, gate: &mut impl AirtimeGate) {
         let round = &mut self.rounds[ac.index()];
         if gate.phy_may_schedule(ac, self.lists[ac.index()].len()) {
             *round = round.wrapping_add(1).max(1);
@@ -130,7 +126,7 @@ impl AirtimeScheduler {
     /// The next TXQ the driver should serve in `ac`, which it then owns until
     /// [`return_txq`](Self::return_txq); `None` when nothing is eligible in this round
     /// (`ieee80211_next_txq`).
-    pub fn next_txq(&mut self, ac: Ac, gate: &impl AirtimeGate) -> Option<TxqId> {
+    pub fn next_txq(&mut self, ac: Ac, gate: &mut impl AirtimeGate, now: Instant) -> Option<TxqId> {
         let round = self.rounds[ac.index()];
         if round == 0 {
             return None;
@@ -154,7 +150,7 @@ impl AirtimeScheduler {
                 let station = self.stations[slot as usize]
                     .as_mut()
                     .expect("live TXQ, live station");
-                eligible = gate.station_may_dequeue(station.id, ac);
+                eligible = gate.station_may_dequeue(station.id, ac, now);
                 found_eligible |= eligible;
                 if self.params.fairness && station.owes(ac, gate.pending_us(station.id, ac)) {
                     station.refill(ac);
@@ -227,7 +223,7 @@ impl AirtimeScheduler {
     pub fn may_transmit(
         &mut self,
         txq: TxqId,
-        gate: &impl AirtimeGate,
+        gate: &mut impl AirtimeGate,
     ) -> Result<bool, SchedError> {
         let t = self.txq(txq)?;
         let (ac, station) = (t.ac, t.station);

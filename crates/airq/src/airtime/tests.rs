@@ -40,8 +40,8 @@ fn newly_backlogged_station_goes_to_the_head() {
     s.return_txq(q[1], true, now).unwrap();
     assert_eq!(list(&s), [1, 0], "head insertion");
     s.return_txq(q[2], true, now).unwrap();
-    s.schedule_start(Ac::Be, &NoAql);
-    assert_eq!(s.next_txq(Ac::Be, &NoAql), Some(q[2]));
+    s.schedule_start(Ac::Be, &mut NoAql);
+    assert_eq!(s.next_txq(Ac::Be, &mut NoAql, Instant::ZERO), Some(q[2]));
 }
 
 #[test]
@@ -55,8 +55,8 @@ fn round_robin_appends_at_the_tail_and_ignores_airtime() {
     s.register_airtime(sta(0), BE, 100_000, 0, now).unwrap();
     let mut order = Vec::new();
     for _ in 0..6 {
-        s.schedule_start(Ac::Be, &NoAql);
-        let t = s.next_txq(Ac::Be, &NoAql).unwrap();
+        s.schedule_start(Ac::Be, &mut NoAql);
+        let t = s.next_txq(Ac::Be, &mut NoAql, Instant::ZERO).unwrap();
         order.push(t.index());
         s.return_txq(t, true, now).unwrap();
     }
@@ -79,8 +79,8 @@ fn station_in_debt_is_refilled_and_moved_back() {
     s.return_txq(q[0], true, now).unwrap();
     // Station 0 used 600 µs: deficit 256 − 600 = −344, two refills from positive.
     s.register_airtime(sta(0), BE, 600, 0, now).unwrap();
-    s.schedule_start(Ac::Be, &NoAql);
-    assert_eq!(s.next_txq(Ac::Be, &NoAql), Some(q[1]));
+    s.schedule_start(Ac::Be, &mut NoAql);
+    assert_eq!(s.next_txq(Ac::Be, &mut NoAql, Instant::ZERO), Some(q[1]));
     assert_eq!(
         s.station_stats(sta(0)).unwrap().deficit_us[Ac::Be.index()],
         -344 + 256
@@ -93,12 +93,16 @@ fn a_txq_is_handed_out_once_per_round() {
     let (mut s, q) = fixture(1, AirtimeParams::default());
     let now = Instant::ZERO;
     s.return_txq(q[0], true, now).unwrap();
-    s.schedule_start(Ac::Be, &NoAql);
-    assert_eq!(s.next_txq(Ac::Be, &NoAql), Some(q[0]));
+    s.schedule_start(Ac::Be, &mut NoAql);
+    assert_eq!(s.next_txq(Ac::Be, &mut NoAql, Instant::ZERO), Some(q[0]));
     s.return_txq(q[0], true, now).unwrap();
-    assert_eq!(s.next_txq(Ac::Be, &NoAql), None, "same round");
-    s.schedule_start(Ac::Be, &NoAql);
-    assert_eq!(s.next_txq(Ac::Be, &NoAql), Some(q[0]));
+    assert_eq!(
+        s.next_txq(Ac::Be, &mut NoAql, Instant::ZERO),
+        None,
+        "same round"
+    );
+    s.schedule_start(Ac::Be, &mut NoAql);
+    assert_eq!(s.next_txq(Ac::Be, &mut NoAql, Instant::ZERO), Some(q[0]));
 }
 
 #[test]
@@ -141,12 +145,12 @@ fn airtime_flags_select_tx_rx() {
 fn empty_txq_of_an_active_station_stays_listed_within_the_window() {
     let (mut s, q) = fixture(1, AirtimeParams::default());
     s.return_txq(q[0], true, Instant::ZERO).unwrap();
-    s.schedule_start(Ac::Be, &NoAql);
-    let t = s.next_txq(Ac::Be, &NoAql).unwrap();
+    s.schedule_start(Ac::Be, &mut NoAql);
+    let t = s.next_txq(Ac::Be, &mut NoAql, Instant::ZERO).unwrap();
     s.return_txq(t, false, Instant::from_millis(50)).unwrap();
     assert_eq!(list(&s), [0], "kept to repay its deficit");
-    s.schedule_start(Ac::Be, &NoAql);
-    let t = s.next_txq(Ac::Be, &NoAql).unwrap();
+    s.schedule_start(Ac::Be, &mut NoAql);
+    let t = s.next_txq(Ac::Be, &mut NoAql, Instant::ZERO).unwrap();
     s.return_txq(t, false, Instant::from_millis(150)).unwrap();
     assert!(list(&s).is_empty());
 }
@@ -162,10 +166,10 @@ impl AirtimeGate for TestGate {
     fn pending_us(&self, _station: StationId, _ac: Ac) -> u32 {
         self.pending_us
     }
-    fn station_may_dequeue(&self, station: StationId, _ac: Ac) -> bool {
+    fn station_may_dequeue(&mut self, station: StationId, _ac: Ac, _now: Instant) -> bool {
         Some(station) != self.blocked
     }
-    fn phy_may_schedule(&self, _ac: Ac, _active_txqs: u32) -> bool {
+    fn phy_may_schedule(&mut self, _ac: Ac, _active_txqs: u32) -> bool {
         self.phy_ok
     }
 }
@@ -175,34 +179,34 @@ fn aql_gates_stations_and_rounds() {
     let (mut s, q) = fixture(2, AirtimeParams::default());
     s.return_txq(q[1], true, Instant::ZERO).unwrap();
     s.return_txq(q[0], true, Instant::ZERO).unwrap();
-    let gate = TestGate {
+    let mut gate = TestGate {
         blocked: Some(sta(0)),
         phy_ok: true,
         pending_us: 0,
     };
-    s.schedule_start(Ac::Be, &gate);
+    s.schedule_start(Ac::Be, &mut gate);
     assert_eq!(
-        s.next_txq(Ac::Be, &gate),
+        s.next_txq(Ac::Be, &mut gate, Instant::ZERO),
         Some(q[1]),
         "station 0 is over its AQL limit"
     );
-    let everyone_blocked = TestGate {
+    let mut everyone_blocked = TestGate {
         blocked: Some(sta(0)),
         ..gate
     };
-    s.schedule_start(Ac::Be, &everyone_blocked);
+    s.schedule_start(Ac::Be, &mut everyone_blocked);
     assert_eq!(
-        s.next_txq(Ac::Be, &everyone_blocked),
+        s.next_txq(Ac::Be, &mut everyone_blocked, Instant::ZERO),
         None,
         "only station 0 listed"
     );
-    let phy_full = TestGate {
+    let mut phy_full = TestGate {
         blocked: None,
         phy_ok: false,
         pending_us: 0,
     };
-    s.schedule_start(Ac::Be, &phy_full);
-    assert_eq!(s.next_txq(Ac::Be, &phy_full), None);
+    s.schedule_start(Ac::Be, &mut phy_full);
+    assert_eq!(s.next_txq(Ac::Be, &mut phy_full, Instant::ZERO), None);
 }
 
 #[test]
@@ -211,14 +215,14 @@ fn pending_airtime_counts_against_the_deficit() {
     s.return_txq(q[1], true, Instant::ZERO).unwrap();
     s.return_txq(q[0], true, Instant::ZERO).unwrap();
     // Deficit 256 but 300 µs already pending below the MAC: effective −44.
-    let gate = TestGate {
+    let mut gate = TestGate {
         blocked: None,
         phy_ok: true,
         pending_us: 300,
     };
-    s.schedule_start(Ac::Be, &gate);
+    s.schedule_start(Ac::Be, &mut gate);
     // Both are in effective debt; each pass refills 256 until 256·k − 300 ≥ 0.
-    assert_eq!(s.next_txq(Ac::Be, &gate), Some(q[0]));
+    assert_eq!(s.next_txq(Ac::Be, &mut gate, Instant::ZERO), Some(q[0]));
     assert_eq!(s.station_stats(sta(0)).unwrap().deficit_us[2], 512);
 }
 
@@ -229,12 +233,12 @@ fn may_transmit_rotates_those_ahead_and_refuses_a_station_in_debt() {
         s.return_txq(q[i], true, Instant::ZERO).unwrap();
     }
     assert_eq!(list(&s), [0, 1, 2]);
-    assert!(s.may_transmit(q[2], &NoAql).unwrap());
+    assert!(s.may_transmit(q[2], &mut NoAql).unwrap());
     assert_eq!(list(&s), [0, 1], "allowed: unlisted, the others rotated");
     s.return_txq(q[2], true, Instant::ZERO).unwrap();
     s.register_airtime(sta(1), BE, 1000, 0, Instant::ZERO)
         .unwrap();
-    assert!(!s.may_transmit(q[1], &NoAql).unwrap());
+    assert!(!s.may_transmit(q[1], &mut NoAql).unwrap());
     assert_eq!(
         s.station_stats(sta(1)).unwrap().deficit_us[2],
         256 - 1000 + 256
@@ -258,8 +262,8 @@ fn contract_errors() {
         Err(SchedError::UnknownStation(sta(9)))
     );
     assert_eq!(
-        s.add_station(sta(MAX_STATION_ID + 1)),
-        Err(SchedError::StationIdOutOfRange(sta(MAX_STATION_ID + 1)))
+        s.add_station(sta(StationId::MAX + 1)),
+        Err(SchedError::StationIdOutOfRange(sta(StationId::MAX + 1)))
     );
     s.return_txq(q[0], true, Instant::ZERO).unwrap();
     s.remove_station(sta(0)).unwrap();
@@ -286,8 +290,8 @@ fn run_synthetic(
     }
     let mut got = alloc::vec![0u64; q.len()];
     for _ in 0..rounds {
-        s.schedule_start(Ac::Be, &NoAql);
-        while let Some(t) = s.next_txq(Ac::Be, &NoAql) {
+        s.schedule_start(Ac::Be, &mut NoAql);
+        while let Some(t) = s.next_txq(Ac::Be, &mut NoAql, now) {
             let i = t.index();
             got[i] += u64::from(aggregate_us[i]);
             now += Duration::from_micros(u64::from(aggregate_us[i]));

@@ -103,11 +103,11 @@ impl Harness {
             }
             Op::Round { vo, max } => {
                 let ac = tid(vo).ac();
-                self.s.schedule_start(ac, &NoAql);
+                self.s.schedule_start(ac, &mut NoAql);
                 let mut served = BTreeSet::new();
                 for _ in 0..max {
                     let listed_before: BTreeSet<TxqId> = self.s.active_txqs(ac).collect();
-                    let Some(t) = self.s.next_txq(ac, &NoAql) else {
+                    let Some(t) = self.s.next_txq(ac, &mut NoAql, self.now) else {
                         break;
                     };
                     assert!(listed_before.contains(&t), "handed out an unlisted TXQ");
@@ -136,7 +136,7 @@ impl Harness {
             }
             Op::MayTransmit { txq } => {
                 let id = self.txqs[txq];
-                if self.s.may_transmit(id, &NoAql).unwrap() {
+                if self.s.may_transmit(id, &mut NoAql).unwrap() {
                     assert!(!self.listed(id), "allowed TXQs are unlisted");
                 }
             }

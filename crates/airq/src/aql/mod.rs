@@ -1,0 +1,83 @@
+//! # Airtime Queue Limits (AQL)
+//!
+//! Bounds the airtime queued below the MAC — in the driver, firmware and hardware — so
+//! that packets wait in the MAC's FQ-CoDel queues, where CoDel can see their sojourn
+//! time, rather than in deep hardware queues where nothing manages them. It is BQL with
+//! airtime in place of bytes: Kan Yan's design for Google WiFi (ath10k, 2018), merged into
+//! Linux mac80211 in v5.5 (Kan Yan and Toke Høiland-Jørgensen, commits 3ace10f5b5ad and
+//! 7a89233ac504), with the per-AC PHY cap and the exclusion of multicast of v6.0.
+//!
+//! - [`params`] — [`AqlParams`]: `aql_limit_low`/`aql_limit_high` per AC (5000/12000
+//!   µs), `aql_threshold` (24000 µs), enable switches, estimator, self-tuning.
+//! - [`limits`] — the kernel's two gates as pure functions, per station-AC
+//!   (`ieee80211_txq_airtime_check`) and per AC (`ieee80211_txq_schedule_airtime_check`).
+//! - [`accounting`] — [`Aql`], the pending-airtime counters of one radio (per
+//!   station-AC, per AC, total), charged at dequeue and released at completion, with the
+//!   gates and the statistics.
+//! - [`estimate`] — [`AirtimeEstimator`], the airtime a packet is charged: the kernel's
+//!   estimate (4 µs units, ≤ 4092 µs) or the exact TXTIME model.
+//! - [`self_tuning`] — a DQL-like limit per station-AC that grows when the hardware
+//!   starves and shrinks when slack persists; not in Linux.
+//!
+//! A driver loop with AQL, per packet: ask [`Aql::may_dequeue`] (and, per scheduling
+//! round, [`Aql::schedule_allowed`]); dequeue; [`Aql::charge`] the estimate; on the
+//! hardware's completion (or drop) [`Aql::release`] the same amount, or
+//! [`Aql::report_completion`] when self-tuning.
+
+pub mod accounting;
+pub mod estimate;
+mod gate;
+pub mod limits;
+pub mod params;
+pub mod self_tuning;
+
+use core::fmt;
+
+use crate::ids::StationId;
+
+pub use accounting::{Aql, AqlStats};
+pub use estimate::{kernel_assumes_ampdu, AirtimeEstimator, TxTimeEstEncoding};
+pub use params::{AqlLimits, AqlParams, AqlParamsError};
+pub use self_tuning::{SelfTuningParams, SelfTuningState, SelfTuningStats};
+
+/// A call [`Aql`] cannot honour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AqlError {
+    /// The station is not registered.
+    UnknownStation(StationId),
+    /// The station is registered already.
+    StationAlreadyRegistered(StationId),
+    /// The id is above [`StationId::MAX`].
+    StationIdTooLarge(StationId),
+    /// Per-station limits that fail validation.
+    InvalidLimits(AqlParamsError),
+}
+
+impl fmt::Display for AqlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AqlError::UnknownStation(id) => write!(f, "AQL: {id} is not registered"),
+            AqlError::StationAlreadyRegistered(id) => {
+                write!(f, "AQL: {id} is already registered")
+            }
+            AqlError::StationIdTooLarge(id) => {
+                write!(f, "AQL: {id} is above the largest id, {}", StationId::MAX)
+            }
+            AqlError::InvalidLimits(e) => write!(f, "AQL: invalid limits: {e}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    #[test]
+    fn errors_display_the_station() {
+        assert_eq!(
+            AqlError::UnknownStation(StationId(4)).to_string(),
+            "AQL: station 4 is not registered"
+        );
+    }
+}
