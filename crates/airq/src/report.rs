@@ -9,8 +9,9 @@
 //! order); we print each under its own name.
 
 use crate::airtime::StationAirtimeStats;
+use crate::aql::{Aql, AqlError};
 use crate::fq::{FqParams, FqStats, Quantum, TinStats};
-use crate::ids::{Ac, Tid};
+use crate::ids::{Ac, StationId, Tid};
 use core::fmt;
 
 /// The phy-wide `aqm` debugfs file: `access name value` rows.
@@ -131,6 +132,50 @@ impl fmt::Display for IwStation<'_> {
     }
 }
 
+/// The phy `aql_pending` debugfs file: airtime pending below the MAC per AC.
+pub struct PhyAqlPending<'a>(pub &'a Aql);
+
+impl fmt::Display for PhyAqlPending<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "AC     AQL pending")?;
+        for ac in Ac::ALL {
+            writeln!(f, "{ac}     {} us", self.0.ac_pending_us(ac))?;
+        }
+        writeln!(f, "total  {} us", self.0.total_pending_us())
+    }
+}
+
+/// A station's `aql` debugfs file: pending airtime and limits per AC.
+pub struct StationAql<'a> {
+    pub aql: &'a Aql,
+    pub station: StationId,
+}
+
+impl StationAql<'_> {
+    /// Checks the station is known to AQL, so that formatting cannot fail on it.
+    pub fn new(aql: &Aql, station: StationId) -> Result<StationAql<'_>, AqlError> {
+        aql.station_pending_us(station, Ac::Be)?;
+        Ok(StationAql { aql, station })
+    }
+}
+
+impl fmt::Display for StationAql<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (aql, id) = (self.aql, self.station);
+        write!(f, "Q depth:")?;
+        for ac in Ac::ALL {
+            let pending = aql.station_pending_us(id, ac).map_err(|_| fmt::Error)?;
+            write!(f, " {ac}: {pending} us")?;
+        }
+        write!(f, "\nQ limit[low/high]:")?;
+        for ac in Ac::ALL {
+            let l = aql.station_limits(id, ac).map_err(|_| fmt::Error)?;
+            write!(f, " {ac}: {}/{}", l.aql_limit_low_us, l.aql_limit_high_us)?;
+        }
+        writeln!(f)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -218,5 +263,24 @@ mod tests {
         assert!(iw
             .starts_with("\ttx duration:\t100 us\n\trx duration:\t10 us\n\tairtime weight: 256\n"));
         assert!(iw.ends_with("\t6\t3000\t2\t5\t7\t4\t3\t1\t150000\t100\n"));
+    }
+
+    #[test]
+    fn aql_files() {
+        let mut aql = Aql::new(crate::aql::AqlParams::default()).unwrap();
+        aql.register_station(StationId(3)).unwrap();
+        aql.charge(StationId(3), Ac::Be, 1200).unwrap();
+        aql.charge(StationId(3), Ac::Vo, 80).unwrap();
+        assert_eq!(
+            format!("{}", PhyAqlPending(&aql)),
+            "AC     AQL pending\nVO     80 us\nVI     0 us\nBE     1200 us\nBK     0 us\ntotal  1280 us\n"
+        );
+        let sta = StationAql::new(&aql, StationId(3)).unwrap();
+        assert_eq!(
+            format!("{sta}"),
+            "Q depth: VO: 80 us VI: 0 us BE: 1200 us BK: 0 us\n\
+             Q limit[low/high]: VO: 5000/12000 VI: 5000/12000 BE: 5000/12000 BK: 5000/12000\n"
+        );
+        assert!(StationAql::new(&aql, StationId(4)).is_err());
     }
 }
