@@ -51,21 +51,8 @@ impl fmt::Display for StationAqm<'_> {
             "tid ac backlog-bytes backlog-packets new-flows drops marks overlimit collisions tx-bytes tx-packets"
         )?;
         for (tid, s) in self.tids {
-            writeln!(
-                f,
-                "{} {} {} {} {} {} {} {} {} {} {}",
-                tid.get(),
-                tid.ac().index(),
-                s.backlog_bytes,
-                s.backlog_packets,
-                s.flows,
-                s.codel.drop_count,
-                s.codel.ecn_mark,
-                s.overlimit,
-                s.collisions,
-                s.tx_bytes,
-                s.tx_packets
-            )?;
+            write!(f, "{} {}", tid.get(), tid.ac().index())?;
+            write_txq_counters(f, " ", s)?;
         }
         Ok(())
     }
@@ -113,23 +100,32 @@ impl fmt::Display for IwStation<'_> {
             "\tTID\tqsz-byt\tqsz-pkt\tflows\tdrops\tmarks\toverlmt\thashcol\ttx-bytes\ttx-packets"
         )?;
         for (tid, s) in self.tids {
-            writeln!(
-                f,
-                "\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
-                tid.get(),
-                s.backlog_bytes,
-                s.backlog_packets,
-                s.flows,
-                s.codel.drop_count,
-                s.codel.ecn_mark,
-                s.overlimit,
-                s.collisions,
-                s.tx_bytes,
-                s.tx_packets
-            )?;
+            write!(f, "\t{}", tid.get())?;
+            write_txq_counters(f, "\t", s)?;
         }
         Ok(())
     }
+}
+
+/// A TXQ's FQ-CoDel counters in the order both debugfs `aqm` and iw print them (backlog
+/// bytes and packets, flows, drops, marks, overlimit, collisions, tx bytes and packets),
+/// each after `sep`, then the end of the line.
+fn write_txq_counters(f: &mut fmt::Formatter<'_>, sep: &str, s: &TinStats) -> fmt::Result {
+    let counters = [
+        s.backlog_bytes,
+        u64::from(s.backlog_packets),
+        s.flows,
+        s.codel.drop_count,
+        s.codel.ecn_mark,
+        s.overlimit,
+        s.collisions,
+        s.tx_bytes,
+        s.tx_packets,
+    ];
+    for value in counters {
+        write!(f, "{sep}{value}")?;
+    }
+    writeln!(f)
 }
 
 /// The phy `aql_pending` debugfs file: airtime pending below the MAC per AC.

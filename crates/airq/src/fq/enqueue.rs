@@ -132,33 +132,14 @@ impl<P: Packet> Fq<P> {
         reason: DropReason,
         on_drop: &mut impl FnMut(Dropped<P>),
     ) -> usize {
-        let Fq {
-            flows,
-            tins,
-            backlog,
-            backlogged,
-            ..
-        } = self;
-        let flow = &mut flows[id.index()];
-        let Some(slot) = flow.tin else { return 0 };
-        let t = &mut tins[slot as usize];
-        let tin = TinId {
-            index: slot,
-            generation: t.generation,
+        let Some(slot) = self.flows[id.index()].tin else {
+            return 0;
         };
-        let batch = (flow.queue.len() / 2)
-            .clamp(1, DROP_BATCH_MAX)
-            .min(flow.queue.len());
-        let mut levels = Levels {
-            flow: id,
-            flow_bytes: &mut flow.backlog_bytes,
-            tin: &mut t.backlog,
-            total: backlog,
-            backlogged,
-        };
+        let (queue, mut levels, tin) = self.flow_parts(id, slot as usize);
+        let batch = (queue.len() / 2).clamp(1, DROP_BATCH_MAX).min(queue.len());
         for _ in 0..batch {
-            let packet = flow.queue.pop_front().expect("batch is within the queue");
-            levels.remove(Backlog::of(&packet), flow.queue.is_empty());
+            let packet = queue.pop_front().expect("batch is within the queue");
+            levels.remove(Backlog::of(&packet), queue.is_empty());
             on_drop(Dropped {
                 packet,
                 reason,

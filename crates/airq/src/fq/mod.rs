@@ -37,8 +37,9 @@ pub use stats::{FqStats, TinStats};
 
 use crate::codel::CodelStats;
 use crate::packet::Packet;
+use alloc::collections::VecDeque;
 use alloc::vec::Vec;
-use backlog::Backlog;
+use backlog::{Backlog, Levels};
 use bitmap::Bitmap;
 use core::fmt;
 use flow::Flow;
@@ -280,6 +281,25 @@ impl<P: Packet> Fq<P> {
             index: slot,
             generation: self.tins[slot as usize].generation,
         }
+    }
+
+    /// The queue of flow `id` of tin `slot`, borrowed together with the backlog levels
+    /// its packets count in, and the tin's id: what removing packets needs.
+    fn flow_parts(&mut self, id: FlowId, slot: usize) -> (&mut VecDeque<P>, Levels<'_>, TinId) {
+        let flow = &mut self.flows[id.index()];
+        let t = &mut self.tins[slot];
+        let tin = TinId {
+            index: slot as u32,
+            generation: t.generation,
+        };
+        let levels = Levels {
+            flow: id,
+            flow_bytes: &mut flow.backlog_bytes,
+            tin: &mut t.backlog,
+            total: &mut self.backlog,
+            backlogged: &mut self.backlogged,
+        };
+        (&mut flow.queue, levels, tin)
     }
 
     fn default_flow_of(&self, slot: usize) -> FlowId {

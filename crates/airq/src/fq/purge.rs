@@ -2,7 +2,7 @@
 //! Linux `fq_tin_reset`) or those matching a predicate (Linux `fq_tin_filter`, used when
 //! an AP_VLAN goes away).
 
-use super::backlog::{Backlog, Levels};
+use super::backlog::Backlog;
 use super::drop::{DropReason, Dropped};
 use super::ids::{FlowId, TinId};
 use super::{Fq, FqError};
@@ -72,29 +72,10 @@ impl<P: Packet> Fq<P> {
         mut matches: impl FnMut(&P) -> bool,
         on_drop: &mut impl FnMut(Dropped<P>),
     ) {
-        let Fq {
-            flows,
-            tins,
-            backlog,
-            backlogged,
-            ..
-        } = self;
-        let flow = &mut flows[id.index()];
-        let t = &mut tins[slot];
-        let tin = TinId {
-            index: slot as u32,
-            generation: t.generation,
-        };
-        let mut levels = Levels {
-            flow: id,
-            flow_bytes: &mut flow.backlog_bytes,
-            tin: &mut t.backlog,
-            total: backlog,
-            backlogged,
-        };
+        let (queue, mut levels, tin) = self.flow_parts(id, slot);
         // Rotate the queue once: keep what does not match, in order.
-        for _ in 0..flow.queue.len() {
-            let packet = flow.queue.pop_front().expect("rotating within the length");
+        for _ in 0..queue.len() {
+            let packet = queue.pop_front().expect("rotating within the length");
             if matches(&packet) {
                 levels.remove(Backlog::of(&packet), false);
                 on_drop(Dropped {
@@ -104,10 +85,10 @@ impl<P: Packet> Fq<P> {
                     flow: id,
                 });
             } else {
-                flow.queue.push_back(packet);
+                queue.push_back(packet);
             }
         }
-        if flow.queue.is_empty() {
+        if queue.is_empty() {
             levels.remove(Backlog::default(), true);
         }
     }
