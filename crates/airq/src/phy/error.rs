@@ -68,6 +68,32 @@ pub enum PhyError {
     EmptyAmpdu,
 }
 
+/// Checks an MCS index and a number of spatial streams (at least 1) against a PHY's
+/// maxima, as the VHT and HE constructors need.
+pub(super) const fn check_mcs_nss(
+    phy: PhyKind,
+    mcs: u8,
+    max_mcs: u8,
+    nss: u8,
+    max_nss: u8,
+) -> Result<(), PhyError> {
+    if mcs > max_mcs {
+        return Err(PhyError::McsOutOfRange {
+            phy,
+            mcs,
+            max: max_mcs,
+        });
+    }
+    if nss == 0 || nss > max_nss {
+        return Err(PhyError::SpatialStreamsOutOfRange {
+            phy,
+            nss,
+            max: max_nss,
+        });
+    }
+    Ok(())
+}
+
 impl fmt::Display for PhyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {

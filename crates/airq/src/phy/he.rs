@@ -29,7 +29,7 @@
 use core::fmt;
 
 use super::band::ChannelWidth;
-use super::error::{PhyError, PhyKind};
+use super::error::{check_mcs_nss, PhyError, PhyKind};
 use super::modulation::Modulation;
 use super::ofdm_symbols::n_sym;
 use crate::time::Duration;
@@ -145,19 +145,8 @@ impl HeRate {
         gi: HeGi,
         ltf: HeLtf,
     ) -> Result<Self, PhyError> {
-        if mcs > Self::MAX_MCS {
-            return Err(PhyError::McsOutOfRange {
-                phy: PhyKind::He,
-                mcs,
-                max: Self::MAX_MCS,
-            });
-        }
-        if nss == 0 || nss > Self::MAX_NSS {
-            return Err(PhyError::SpatialStreamsOutOfRange {
-                phy: PhyKind::He,
-                nss,
-                max: Self::MAX_NSS,
-            });
+        if let Err(e) = check_mcs_nss(PhyKind::He, mcs, Self::MAX_MCS, nss, Self::MAX_NSS) {
+            return Err(e);
         }
         if !ltf.allows(gi) {
             return Err(PhyError::HeLtfGiNotAllowed { ltf, gi });

@@ -27,7 +27,7 @@
 use core::fmt;
 
 use super::band::ChannelWidth;
-use super::error::{PhyError, PhyKind};
+use super::error::{check_mcs_nss, PhyError, PhyKind};
 use super::ht::GuardInterval;
 use super::modulation::Modulation;
 use super::ofdm_symbols::{n_sym, TAIL_BITS_PER_ENCODER};
@@ -58,19 +58,8 @@ impl VhtRate {
         width: ChannelWidth,
         gi: GuardInterval,
     ) -> Result<Self, PhyError> {
-        if mcs > Self::MAX_MCS {
-            return Err(PhyError::McsOutOfRange {
-                phy: PhyKind::Vht,
-                mcs,
-                max: Self::MAX_MCS,
-            });
-        }
-        if nss == 0 || nss > Self::MAX_NSS {
-            return Err(PhyError::SpatialStreamsOutOfRange {
-                phy: PhyKind::Vht,
-                nss,
-                max: Self::MAX_NSS,
-            });
+        if let Err(e) = check_mcs_nss(PhyKind::Vht, mcs, Self::MAX_MCS, nss, Self::MAX_NSS) {
+            return Err(e);
         }
         if is_excluded(mcs, nss, width) {
             return Err(PhyError::VhtMcsExcluded { mcs, nss, width });
