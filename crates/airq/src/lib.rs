@@ -31,6 +31,7 @@ pub mod ids;
 pub mod packet;
 pub mod phy;
 pub mod report;
+mod station_table;
 pub mod time;
 
 pub use codel::{CodelParams, CodelState, CodelStats};

@@ -6,21 +6,17 @@ use super::txq::{Txq, TxqId};
 use super::txq_list::{Links, TxqList};
 use super::{check_weight, AirtimeGate, AirtimeParams, SchedError};
 use crate::ids::{Ac, StationId, Tid};
+use crate::station_table::{InsertError, StationTable};
 use crate::time::Instant;
 use alloc::vec::Vec;
-
-const NO_SLOT: u32 = u32::MAX;
 
 /// The airtime DRR (or round-robin) scheduler of one radio.
 pub struct AirtimeScheduler {
     params: AirtimeParams,
     txqs: Vec<Txq>,
-    /// Station slots; `None` once the station left (slots are reused).
-    stations: Vec<Option<StationAirtime>>,
-    /// Slot of each registered station, indexed by `StationId` (O(1), as mac80211's
-    /// `sta` pointer); `NO_SLOT` where none.
-    by_id: Vec<u32>,
-    free_slots: Vec<u32>,
+    /// Stations, found by id in O(1) as mac80211's `sta` pointer; TXQs hold their
+    /// station's slot.
+    stations: StationTable<StationAirtime>,
     lists: [TxqList; Ac::COUNT],
     /// Current round per AC; 0 means no round may hand out TXQs (PHY AQL said no).
     rounds: [u16; Ac::COUNT],
@@ -32,9 +28,7 @@ impl AirtimeScheduler {
         Ok(AirtimeScheduler {
             params,
             txqs: Vec::new(),
-            stations: Vec::new(),
-            by_id: Vec::new(),
-            free_slots: Vec::new(),
+            stations: StationTable::new(),
             lists: Default::default(),
             rounds: [0; Ac::COUNT],
         })
@@ -46,35 +40,17 @@ impl AirtimeScheduler {
 
     /// Registers a station with the default weight; its deficit starts at the weight.
     pub fn add_station(&mut self, id: StationId) -> Result<(), SchedError> {
-        if id.0 > StationId::MAX {
-            return Err(SchedError::StationIdOutOfRange(id));
-        }
-        if self.slot(id).is_ok() {
-            return Err(SchedError::DuplicateStation(id));
-        }
         let station = StationAirtime::new(id, self.params.default_weight_us);
-        let slot = match self.free_slots.pop() {
-            Some(slot) => {
-                self.stations[slot as usize] = Some(station);
-                slot
-            }
-            None => {
-                self.stations.push(Some(station));
-                self.stations.len() as u32 - 1
-            }
-        };
-        let index = id.0 as usize;
-        if self.by_id.len() <= index {
-            self.by_id.resize(index + 1, NO_SLOT);
+        match self.stations.insert(id, station) {
+            Ok(_) => Ok(()),
+            Err(InsertError::IdTooLarge) => Err(SchedError::StationIdOutOfRange(id)),
+            Err(InsertError::Duplicate) => Err(SchedError::DuplicateStation(id)),
         }
-        self.by_id[index] = slot;
-        Ok(())
     }
 
     /// Removes a station and unschedules its TXQs, which cease to exist.
     pub fn remove_station(&mut self, id: StationId) -> Result<(), SchedError> {
         let slot = self.slot(id)?;
-        self.by_id[id.0 as usize] = NO_SLOT;
         for i in 0..self.txqs.len() {
             let txq = &self.txqs[i];
             if txq.live && txq.station == Some(slot) {
@@ -82,8 +58,7 @@ impl AirtimeScheduler {
                 self.txqs[i].live = false;
             }
         }
-        self.stations[slot as usize] = None;
-        self.free_slots.push(slot);
+        self.stations.remove(id);
         Ok(())
     }
 
@@ -131,6 +106,7 @@ impl AirtimeScheduler {
         if round == 0 {
             return None;
         }
+        let fairness = self.params.fairness;
         let mut first = None;
         let mut found_eligible = false;
         loop {
@@ -144,15 +120,12 @@ impl AirtimeScheduler {
                 found_eligible = false;
             }
             first.get_or_insert(id);
-            let txq = &self.txqs[id.index()];
             let mut eligible = true;
-            if let Some(slot) = txq.station {
-                let station = self.stations[slot as usize]
-                    .as_mut()
-                    .expect("live TXQ, live station");
+            if let Some(slot) = self.txqs[id.index()].station {
+                let station = self.station_mut(slot);
                 eligible = gate.station_may_dequeue(station.id, ac, now);
                 found_eligible |= eligible;
-                if self.params.fairness && station.owes(ac, gate.pending_us(station.id, ac)) {
+                if fairness && station.owes(ac, gate.pending_us(station.id, ac)) {
                     station.refill(ac);
                     eligible = false;
                 }
@@ -270,21 +243,16 @@ impl AirtimeScheduler {
         now: Instant,
     ) -> Result<(), SchedError> {
         let slot = self.slot(station)?;
-        let (use_tx, use_rx, window) = (
-            self.params.use_tx,
-            self.params.use_rx,
-            self.params.active_window,
-        );
-        let fairness = self.params.fairness;
+        let p = self.params;
         let station = self.station_mut(slot);
         let ac = tid.ac();
-        let active = station.keep_active(ac, now, window);
+        let active = station.keep_active(ac, now, p.active_window);
         let a = &mut station.ac[ac.index()];
         a.tx_airtime_us += u64::from(tx_airtime_us);
         a.rx_airtime_us += u64::from(rx_airtime_us);
-        let charge = u64::from(if use_tx { tx_airtime_us } else { 0 })
-            + u64::from(if use_rx { rx_airtime_us } else { 0 });
-        if fairness && active {
+        let charge = u64::from(if p.use_tx { tx_airtime_us } else { 0 })
+            + u64::from(if p.use_rx { rx_airtime_us } else { 0 });
+        if p.fairness && active {
             let charge = i32::try_from(charge).unwrap_or(i32::MAX);
             a.deficit_us = a.deficit_us.saturating_sub(charge);
         }
@@ -340,22 +308,18 @@ impl AirtimeScheduler {
         }
     }
 
+    #[inline]
     fn slot(&self, id: StationId) -> Result<u32, SchedError> {
-        match self.by_id.get(id.0 as usize) {
-            Some(&slot) if slot != NO_SLOT => Ok(slot),
-            _ => Err(SchedError::UnknownStation(id)),
-        }
+        self.stations.slot(id).ok_or(SchedError::UnknownStation(id))
     }
 
+    #[inline]
     fn station(&self, slot: u32) -> &StationAirtime {
-        self.stations[slot as usize]
-            .as_ref()
-            .expect("slot of a registered station")
+        self.stations.at(slot)
     }
 
+    #[inline]
     fn station_mut(&mut self, slot: u32) -> &mut StationAirtime {
-        self.stations[slot as usize]
-            .as_mut()
-            .expect("slot of a registered station")
+        self.stations.at_mut(slot)
     }
 }

@@ -20,14 +20,13 @@
 //! 51d3cfaf992f): there is no station to charge it to, and the caller simply does not
 //! call [`Aql::charge`] for it. AQL has no timers: it never needs attention on its own.
 
-use alloc::vec::Vec;
-
 use super::limits::{phy_may_schedule, station_may_dequeue};
 use super::params::{AqlLimits, AqlParams, AqlParamsError};
 use super::self_tuning::{tuned_limits, SelfTuningState, SelfTuningStats};
 use super::AqlError;
 use crate::ids::{Ac, StationId};
 use crate::phy::Rate;
+use crate::station_table::{InsertError, StationTable};
 use crate::time::Instant;
 
 /// Counters of an [`Aql`]. They only grow.
@@ -59,7 +58,6 @@ struct StationAc {
 
 #[derive(Clone, Debug)]
 struct Station {
-    id: StationId,
     acs: [StationAc; Ac::COUNT],
 }
 
@@ -67,25 +65,19 @@ struct Station {
 #[derive(Clone, Debug)]
 pub struct Aql {
     params: AqlParams,
-    /// `StationId.0` → index into `stations`, or `NO_SLOT`.
-    slot_of: Vec<u32>,
-    /// Registered stations, dense; unregistering swaps the last one into the hole.
-    stations: Vec<Station>,
+    stations: StationTable<Station>,
     ac_pending_us: [u64; Ac::COUNT],
     total_pending_us: u64,
     stats: AqlStats,
     tuning_stats: SelfTuningStats,
 }
 
-const NO_SLOT: u32 = u32::MAX;
-
 impl Aql {
     pub fn new(params: AqlParams) -> Result<Self, AqlParamsError> {
         params.validate()?;
         Ok(Aql {
             params,
-            slot_of: Vec::new(),
-            stations: Vec::new(),
+            stations: StationTable::new(),
             ac_pending_us: [0; Ac::COUNT],
             total_pending_us: 0,
             stats: AqlStats::default(),
@@ -108,17 +100,6 @@ impl Aql {
     /// Adds a station with the interface's per-AC limits (as `sta_info_alloc` copies
     /// `local->aql_txq_limit_low/high`) and nothing pending.
     pub fn register_station(&mut self, id: StationId) -> Result<(), AqlError> {
-        if id.0 > StationId::MAX {
-            return Err(AqlError::StationIdTooLarge(id));
-        }
-        if self.slot(id).is_ok() {
-            return Err(AqlError::StationAlreadyRegistered(id));
-        }
-        let index = id.0 as usize;
-        if self.slot_of.len() <= index {
-            self.slot_of.resize(index + 1, NO_SLOT);
-        }
-        self.slot_of[index] = self.stations.len() as u32;
         let limits = self.params.limits;
         let acs = Ac::ALL.map(|ac| {
             let limits = limits[ac.index()];
@@ -128,20 +109,21 @@ impl Aql {
                 tuning: SelfTuningState::new(limits.aql_limit_high_us),
             }
         });
-        self.stations.push(Station { id, acs });
-        Ok(())
+        match self.stations.insert(id, Station { acs }) {
+            Ok(_) => Ok(()),
+            Err(InsertError::IdTooLarge) => Err(AqlError::StationIdTooLarge(id)),
+            Err(InsertError::Duplicate) => Err(AqlError::StationAlreadyRegistered(id)),
+        }
     }
 
     /// Removes a station. Airtime it still had pending is taken off the AC and total
     /// counters and returned (µs); completions arriving later for it are errors the
     /// caller can ignore.
     pub fn unregister_station(&mut self, id: StationId) -> Result<u64, AqlError> {
-        let slot = self.slot(id)?;
-        let station = self.stations.swap_remove(slot);
-        self.slot_of[id.0 as usize] = NO_SLOT;
-        if let Some(moved) = self.stations.get(slot) {
-            self.slot_of[moved.id.0 as usize] = slot as u32;
-        }
+        let station = self
+            .stations
+            .remove(id)
+            .ok_or(AqlError::UnknownStation(id))?;
         let mut forgotten = 0;
         for ac in Ac::ALL {
             let pending = station.acs[ac.index()].pending_us;
@@ -154,7 +136,7 @@ impl Aql {
     }
 
     pub fn is_registered(&self, id: StationId) -> bool {
-        self.slot(id).is_ok()
+        self.stations.get(id).is_some()
     }
 
     /// Number of registered stations.
@@ -229,13 +211,16 @@ impl Aql {
     /// response time, and the tuned limit replaces the high limit
     /// ([`super::self_tuning`]).
     pub fn may_dequeue(&mut self, id: StationId, ac: Ac, now: Instant) -> Result<bool, AqlError> {
-        let slot = self.slot(id)?;
+        let station = self
+            .stations
+            .get_mut(id)
+            .ok_or(AqlError::UnknownStation(id))?;
         if !self.params.enabled || !self.params.station_gate_enabled {
             return Ok(true);
         }
         let threshold = self.params.aql_threshold_us;
         let total = self.total_pending_us;
-        let sac = &mut self.stations[slot].acs[ac.index()];
+        let sac = &mut station.acs[ac.index()];
         let limits = match &self.params.self_tuning {
             Some(tuning) => {
                 let max = sac.limits.aql_limit_high_us;
@@ -330,21 +315,17 @@ impl Aql {
         Ok(&self.station_ac(id, ac)?.tuning)
     }
 
-    fn slot(&self, id: StationId) -> Result<usize, AqlError> {
-        match self.slot_of.get(id.0 as usize) {
-            Some(&slot) if slot != NO_SLOT => Ok(slot as usize),
-            _ => Err(AqlError::UnknownStation(id)),
-        }
-    }
-
     fn station_ac(&self, id: StationId, ac: Ac) -> Result<&StationAc, AqlError> {
-        let slot = self.slot(id)?;
-        Ok(&self.stations[slot].acs[ac.index()])
+        let station = self.stations.get(id).ok_or(AqlError::UnknownStation(id))?;
+        Ok(&station.acs[ac.index()])
     }
 
     fn station_ac_mut(&mut self, id: StationId, ac: Ac) -> Result<&mut StationAc, AqlError> {
-        let slot = self.slot(id)?;
-        Ok(&mut self.stations[slot].acs[ac.index()])
+        let station = self
+            .stations
+            .get_mut(id)
+            .ok_or(AqlError::UnknownStation(id))?;
+        Ok(&mut station.acs[ac.index()])
     }
 
     /// The O(1) part of the accounting invariant, at the counters just changed.
@@ -435,7 +416,7 @@ mod tests {
         aql.charge(StationId(3), Ac::Be, 7).unwrap();
         assert_eq!(aql.unregister_station(A), Ok(100));
         assert!(!aql.is_registered(A));
-        // The station swapped into A's slot is still found.
+        // The other stations are still found, with their pending airtime.
         assert_eq!(aql.station_pending_us(StationId(3), Ac::Be), Ok(7));
         assert_eq!(aql.station_pending_us(B, Ac::Bk), Ok(40));
         assert_eq!(aql.ac_pending_us(Ac::Be), 7);

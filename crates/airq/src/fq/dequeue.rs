@@ -27,7 +27,7 @@ impl<P: Packet> Fq<P> {
         mut on_drop: impl FnMut(Dropped<P>),
     ) -> Result<Option<P>, FqError> {
         let slot = self.slot(tin)?;
-        let quantum = self.tins[slot].quantum.unwrap_or(self.params.quantum);
+        let quantum = self.tin_quantum(slot);
         let Fq {
             params,
             flows,

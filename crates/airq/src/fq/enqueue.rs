@@ -30,7 +30,7 @@ impl<P: Packet> Fq<P> {
         };
         let id = self.classify(slot, packet.flow_hash());
         packet.set_enqueue_time(now);
-        let quantum = self.tins[slot].quantum.unwrap_or(self.params.quantum);
+        let quantum = self.tin_quantum(slot);
 
         let Fq {
             flows,

@@ -229,10 +229,7 @@ impl<P: Packet> Fq<P> {
             .iter()
             .enumerate()
             .filter(|(_, t)| t.live)
-            .map(|(i, t)| TinId {
-                index: i as u32,
-                generation: t.generation,
-            })
+            .map(|(i, _)| self.tin_id(i as u32))
     }
 
     /// The pool flow a hash maps to (Linux `fq_flow_idx`: `reciprocal_scale(hash, flows)`).
@@ -286,12 +283,9 @@ impl<P: Packet> Fq<P> {
     /// The queue of flow `id` of tin `slot`, borrowed together with the backlog levels
     /// its packets count in, and the tin's id: what removing packets needs.
     fn flow_parts(&mut self, id: FlowId, slot: usize) -> (&mut VecDeque<P>, Levels<'_>, TinId) {
+        let tin = self.tin_id(slot as u32);
         let flow = &mut self.flows[id.index()];
         let t = &mut self.tins[slot];
-        let tin = TinId {
-            index: slot as u32,
-            generation: t.generation,
-        };
         let levels = Levels {
             flow: id,
             flow_bytes: &mut flow.backlog_bytes,
@@ -300,6 +294,11 @@ impl<P: Packet> Fq<P> {
             backlogged: &mut self.backlogged,
         };
         (&mut flow.queue, levels, tin)
+    }
+
+    /// The quantum DRR++ uses in tin `slot`: its override, or the structure's.
+    fn tin_quantum(&self, slot: usize) -> Quantum {
+        self.tins[slot].quantum.unwrap_or(self.params.quantum)
     }
 
     fn default_flow_of(&self, slot: usize) -> FlowId {
