@@ -31,6 +31,7 @@ impl<P: Packet> Fq<P> {
         let Fq {
             params,
             flows,
+            codel,
             drr,
             tins,
             backlog,
@@ -64,7 +65,7 @@ impl<P: Packet> Fq<P> {
                     backlogged: &mut *backlogged,
                 },
             };
-            let packet = flow.codel.dequeue(
+            let packet = codel[id.index()].dequeue(
                 &params.codel,
                 &mut t.stats.codel,
                 now,
@@ -83,7 +84,7 @@ impl<P: Packet> Fq<P> {
                 if from_new && !t.old_flows.is_empty() {
                     t.old_flows.push_back(drr, id);
                 } else {
-                    flow.tin = None;
+                    flow.unbind();
                 }
                 continue;
             };

@@ -42,9 +42,9 @@ impl<P: Packet> Fq<P> {
         } = self;
         let t = &mut tins[slot];
         let flow = &mut flows[id.index()];
-        if flow.tin.is_none() {
+        if flow.tin().is_none() {
             // Not on a list: bind it and start it as a new flow with a fresh quantum.
-            flow.tin = Some(slot as u32);
+            flow.bind(slot);
             t.new_flows.push_back(drr, id);
             drr[id.index()].deficit = quantum.credit();
         }
@@ -67,12 +67,12 @@ impl<P: Packet> Fq<P> {
     fn classify(&mut self, slot: usize, hash: u32) -> FlowId {
         let pool = self.flow_for_hash(hash);
         let mut id = pool;
-        if matches!(self.flows[pool.index()].tin, Some(owner) if owner as usize != slot) {
+        if matches!(self.flows[pool.index()].tin(), Some(owner) if owner != slot) {
             id = self.default_flow_of(slot);
             self.tins[slot].stats.collisions += 1;
             self.stats.collisions += 1;
         }
-        if self.flows[id.index()].tin.is_none() {
+        if self.flows[id.index()].tin().is_none() {
             self.tins[slot].stats.flows += 1;
         }
         id
@@ -96,8 +96,8 @@ impl<P: Packet> Fq<P> {
                 return;
             }
             let slot = self.flows[id.index()]
-                .tin
-                .expect("a backlogged flow is bound") as usize;
+                .tin()
+                .expect("a backlogged flow is bound");
             let tin_stats = &mut self.tins[slot].stats;
             tin_stats.overlimit += 1;
             tin_stats.limit_drops += dropped as u64;
@@ -132,10 +132,10 @@ impl<P: Packet> Fq<P> {
         reason: DropReason,
         on_drop: &mut impl FnMut(Dropped<P>),
     ) -> usize {
-        let Some(slot) = self.flows[id.index()].tin else {
+        let Some(slot) = self.flows[id.index()].tin() else {
             return 0;
         };
-        let (queue, mut levels, tin) = self.flow_parts(id, slot as usize);
+        let (queue, mut levels, tin) = self.flow_parts(id, slot);
         let batch = (queue.len() / 2).clamp(1, DROP_BATCH_MAX).min(queue.len());
         for _ in 0..batch {
             let packet = queue.pop_front().expect("batch is within the queue");

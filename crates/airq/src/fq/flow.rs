@@ -1,19 +1,22 @@
-//! A flow queue (Linux `struct fq_flow`): a FIFO of packets with its CoDel state, and
-//! the tin it is bound to while it is on one of that tin's lists. Its DRR credit and list
-//! link live apart, in [`Drr`](super::list::Drr).
+//! A flow queue (Linux `struct fq_flow`): a FIFO of packets and the tin it is bound to
+//! while it is on one of that tin's lists. Its DRR credit and list link live apart, in
+//! [`Drr`](super::list::Drr), and its CoDel state in a parallel array, as mac80211 keeps
+//! `local->cvars` apart from the flows: enqueue then touches one small record per packet.
 
 use super::ids::TinId;
-use crate::codel::CodelState;
 use alloc::collections::VecDeque;
+
+/// [`Flow::tin`] of a flow bound to no tin.
+const UNBOUND: u32 = u32::MAX;
 
 pub(super) struct Flow<P> {
     pub(super) queue: VecDeque<P>,
     pub(super) backlog_bytes: u32,
-    /// Slot of the tin this flow is bound to. A flow is bound exactly while it is on the
-    /// tin's new or old list (Linux: `flow->tin` set at enqueue, cleared when the flow
-    /// leaves the lists).
-    pub(super) tin: Option<u32>,
-    pub(super) codel: CodelState,
+    /// Slot of the tin this flow is bound to, or [`UNBOUND`]. A flow is bound exactly
+    /// while it is on the tin's new or old list (Linux: `flow->tin` set at enqueue,
+    /// cleared when the flow leaves the lists). A sentinel rather than an `Option` keeps
+    /// the record at 40 bytes.
+    tin: u32,
 }
 
 impl<P> Flow<P> {
@@ -21,9 +24,25 @@ impl<P> Flow<P> {
         Flow {
             queue: VecDeque::new(),
             backlog_bytes: 0,
-            tin: None,
-            codel: CodelState::default(),
+            tin: UNBOUND,
         }
+    }
+
+    /// Slot of the tin the flow is bound to.
+    #[inline]
+    pub(super) fn tin(&self) -> Option<usize> {
+        (self.tin != UNBOUND).then_some(self.tin as usize)
+    }
+
+    #[inline]
+    pub(super) fn bind(&mut self, slot: usize) {
+        debug_assert!(slot < UNBOUND as usize);
+        self.tin = slot as u32;
+    }
+
+    #[inline]
+    pub(super) fn unbind(&mut self) {
+        self.tin = UNBOUND;
     }
 }
 

@@ -35,7 +35,7 @@ pub use ids::{FlowId, TinId};
 pub use params::{FqParamError, FqParams, Quantum};
 pub use stats::{FqStats, TinStats};
 
-use crate::codel::CodelStats;
+use crate::codel::{CodelState, CodelStats};
 use crate::packet::Packet;
 use alloc::collections::VecDeque;
 use alloc::vec::Vec;
@@ -51,6 +51,8 @@ pub struct Fq<P> {
     params: FqParams,
     /// The shared pool (`params.flows` queues), then one default flow per tin slot.
     flows: Vec<Flow<P>>,
+    /// CoDel state of each flow, indexed like `flows` (mac80211's `local->cvars`).
+    codel: Vec<CodelState>,
     /// DRR credit and list link of each flow, indexed like `flows`.
     drr: Vec<Drr>,
     tins: Vec<Tin>,
@@ -109,9 +111,11 @@ impl<P: Packet> Fq<P> {
         params.validate()?;
         let flows = (0..params.flows).map(|_| Flow::new()).collect();
         let drr = alloc::vec![Drr::default(); params.flows as usize];
+        let codel = alloc::vec![CodelState::default(); params.flows as usize];
         Ok(Fq {
             params,
             flows,
+            codel,
             drr,
             tins: Vec::new(),
             free_slots: Vec::new(),
@@ -156,6 +160,7 @@ impl<P: Packet> Fq<P> {
         self.tins.push(Tin::new());
         self.flows.push(Flow::new());
         self.drr.push(Drr::default());
+        self.codel.push(CodelState::default());
         self.backlogged.grow(self.flows.len());
         TinId {
             index,
@@ -249,11 +254,11 @@ impl<P: Packet> Fq<P> {
             .get(flow.index())
             .ok_or(FqError::UnknownFlow(flow))?;
         Ok(FlowInfo {
-            tin: f.tin.map(|slot| self.tin_id(slot)),
+            tin: f.tin().map(|slot| self.tin_id(slot as u32)),
             backlog_bytes: f.backlog_bytes,
             backlog_packets: f.queue.len() as u32,
             deficit: self.drr[flow.index()].deficit,
-            codel_dropping: f.codel.dropping(),
+            codel_dropping: self.codel[flow.index()].dropping(),
         })
     }
 
@@ -322,8 +327,8 @@ impl<P: Packet> Fq<P> {
                 "flow {i} bitmap"
             );
             if b.packets > 0 {
-                let slot = f.tin.expect("a flow with packets is bound to a tin");
-                per_tin[slot as usize].add(b);
+                let slot = f.tin().expect("a flow with packets is bound to a tin");
+                per_tin[slot].add(b);
             }
             total.add(b);
         }
@@ -337,15 +342,15 @@ impl<P: Packet> Fq<P> {
                 .chain(t.old_flows.iter(&self.drr));
             for id in lists.take(self.flows.len() + 1) {
                 assert_eq!(
-                    self.flows[id.index()].tin,
-                    Some(slot as u32),
+                    self.flows[id.index()].tin(),
+                    Some(slot),
                     "listed {id} bound"
                 );
                 listed[id.index()] += 1;
             }
         }
         for (i, f) in self.flows.iter().enumerate() {
-            let expected = u32::from(f.tin.is_some());
+            let expected = u32::from(f.tin().is_some());
             assert_eq!(
                 listed[i], expected,
                 "flow {i} bound exactly while on one list"

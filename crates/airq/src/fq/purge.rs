@@ -28,7 +28,7 @@ impl<P: Packet> Fq<P> {
                 break;
             };
             self.remove_matching(slot, id, DropReason::Purged, |_| true, &mut on_drop);
-            self.flows[id.index()].tin = None;
+            self.flows[id.index()].unbind();
         }
         debug_assert_eq!(self.tins[slot].backlog, Backlog::default());
         Ok(())
