@@ -1,0 +1,12 @@
+//! # airq-sim
+//!
+//! A deterministic, packet-level model of one IEEE 802.11 BSS — an AP, its stations, a
+//! wired server behind the AP — in which the `airq` queueing runs exactly as a driver
+//! would use it, beside the designs it replaces.
+
+pub mod edca;
+pub mod frame;
+pub mod link;
+pub mod packet;
+pub mod tid_tx;
+pub mod txpath;

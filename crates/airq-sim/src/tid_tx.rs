@@ -1,0 +1,202 @@
+//! The transmit state of one receiver-TID below the queues, shared by the AP's drivers
+//! and the stations: sequence numbers, the BlockAck window (10.24.7: an originator may
+//! not send an MPDU whose sequence number is a window or more past the oldest one not
+//! yet acknowledged), and the retry queue of MPDUs that failed and go first in the next
+//! PPDU (ath9k's `tid->retry_q`). Aggregates are filled here up to the limits of
+//! [`AggregateLimits`].
+
+use crate::frame::{Mpdu, Ppdu, PsduLength};
+use crate::link::{BssConfig, StationLink};
+use crate::packet::{NodeId, SimPacket};
+use airq::{Duration, Tid};
+use std::collections::VecDeque;
+
+/// What bounds one PPDU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AggregateLimits {
+    /// Aggregate at all.
+    pub ampdu: bool,
+    /// MPDUs per A-MPDU (the BlockAck window).
+    pub max_subframes: u16,
+    pub max_ampdu_bytes: u32,
+    /// The least of aPPDUMaxTime, the aggregate airtime cap and a non-zero TXOP limit.
+    pub max_duration: Duration,
+}
+
+impl AggregateLimits {
+    /// Limits of a PPDU on `link` for `tid` in `bss`.
+    pub fn new(bss: &BssConfig, link: &StationLink, tid: Tid) -> AggregateLimits {
+        let mut max_duration = link.max_ppdu_duration().min(bss.max_aggregate_airtime);
+        let txop = bss.edca.get(tid.ac()).txop_limit;
+        if txop > Duration::ZERO {
+            max_duration = max_duration.min(txop);
+        }
+        AggregateLimits {
+            ampdu: link.ampdu && link.rate.supports_ampdu(),
+            max_subframes: link.ba_window,
+            max_ampdu_bytes: link.max_ampdu_bytes,
+            max_duration,
+        }
+    }
+}
+
+/// What became of the MPDUs of a finished PPDU.
+#[derive(Debug, Default)]
+pub struct Completion {
+    /// Received: for the receiver.
+    pub delivered: Vec<SimPacket>,
+    /// Dropped at the retry limit.
+    pub dropped: Vec<SimPacket>,
+    /// MPDUs that failed and will be retried.
+    pub retried: u32,
+}
+
+/// Transmit state of one receiver-TID.
+#[derive(Debug, Default)]
+pub struct TidTx {
+    next_seq: u64,
+    /// MPDUs already numbered, not yet acknowledged nor in flight: retries (in sequence
+    /// order) and MPDUs taken from the queue that did not fit the last PPDU.
+    pending: VecDeque<Mpdu>,
+    /// Sequence numbers in flight (sent, outcome not known yet), oldest first.
+    in_flight: VecDeque<u64>,
+}
+
+impl TidTx {
+    /// Frames waiting here (retries, held-over MPDUs).
+    pub fn pending_len(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// Whether anything is waiting here that the BlockAck window lets go now.
+    pub fn has_sendable(&self, window: u16) -> bool {
+        self.pending
+            .front()
+            .is_some_and(|m| m.seq < self.window_start() + u64::from(window))
+    }
+
+    /// The oldest sequence number not yet acknowledged or dropped.
+    fn window_start(&self) -> u64 {
+        let pending = self.pending.front().map(|m| m.seq);
+        let flying = self.in_flight.front().copied();
+        match (pending, flying) {
+            (Some(a), Some(b)) => a.min(b),
+            (Some(a), None) | (None, Some(a)) => a,
+            (None, None) => self.next_seq,
+        }
+    }
+
+    /// Whether the window admits a new sequence number (an MPDU not yet numbered).
+    pub fn window_open(&self, window: u16) -> bool {
+        self.next_seq < self.window_start() + u64::from(window)
+    }
+
+    /// Fills a PPDU from `src` to `dst`: retries and held-over MPDUs first, then packets
+    /// from `pull` while the limits and the BlockAck window allow. A pulled packet that
+    /// does not fit is kept for the next PPDU. `None` if nothing could be sent.
+    pub fn build_ppdu(
+        &mut self,
+        (src, dst, tid): (NodeId, NodeId, Tid),
+        bss: &BssConfig,
+        link: &StationLink,
+        limits: &AggregateLimits,
+        mut pull: impl FnMut() -> Option<SimPacket>,
+    ) -> Option<Ppdu> {
+        let rate = link.rate;
+        let window = if limits.ampdu {
+            limits.max_subframes
+        } else {
+            1
+        };
+        let start = self.window_start();
+        let mut psdu = PsduLength::new(limits.ampdu);
+        let mut mpdus = Vec::new();
+        let fits = |psdu: &PsduLength, mpdu: &Mpdu| {
+            if psdu.count() == 0 {
+                return true; // one MPDU always goes, whatever its length
+            }
+            if !limits.ampdu || psdu.count() >= u32::from(limits.max_subframes) {
+                return false;
+            }
+            let next = psdu.with(mpdu.mpdu_bytes());
+            next.bytes(&rate) <= limits.max_ampdu_bytes
+                && next.duration(&rate, bss.band) <= limits.max_duration
+        };
+        loop {
+            let mpdu = match self.pending.front() {
+                Some(m) if m.seq < start + u64::from(window) => {
+                    if !fits(&psdu, m) {
+                        break;
+                    }
+                    self.pending.pop_front().expect("front exists")
+                }
+                Some(_) => break,
+                None => {
+                    if self.next_seq >= start + u64::from(window) {
+                        break;
+                    }
+                    let Some(packet) = pull() else { break };
+                    let mpdu = Mpdu::new(packet, self.next_seq);
+                    self.next_seq += 1;
+                    if !fits(&psdu, &mpdu) {
+                        self.pending.push_back(mpdu);
+                        break;
+                    }
+                    mpdu
+                }
+            };
+            psdu.push(mpdu.mpdu_bytes());
+            self.in_flight.push_back(mpdu.seq);
+            mpdus.push(mpdu);
+        }
+        if mpdus.is_empty() {
+            return None;
+        }
+        Some(Ppdu::new(
+            src,
+            dst,
+            tid,
+            rate,
+            bss.band,
+            limits.ampdu,
+            mpdus,
+        ))
+    }
+
+    /// Takes back a finished PPDU of this TID: received MPDUs are delivered, failed ones
+    /// count a retry and wait for the next PPDU, or are dropped at `retry_limit`.
+    pub fn complete(&mut self, ppdu: Ppdu, retry_limit: u8, out: &mut Completion) {
+        let mut failed = Vec::new();
+        for mut mpdu in ppdu.mpdus {
+            if let Some(i) = self.in_flight.iter().position(|&s| s == mpdu.seq) {
+                self.in_flight.remove(i);
+            }
+            if mpdu.ok {
+                out.delivered.push(mpdu.packet);
+                continue;
+            }
+            mpdu.retries += 1;
+            if mpdu.retries >= retry_limit {
+                out.dropped.push(mpdu.packet);
+            } else {
+                mpdu.ok = false;
+                out.retried += 1;
+                failed.push(mpdu);
+            }
+        }
+        // Retries go first, in sequence order, ahead of anything held over.
+        for mpdu in failed.into_iter().rev() {
+            let at = self
+                .pending
+                .iter()
+                .position(|m| m.seq > mpdu.seq)
+                .unwrap_or(self.pending.len());
+            self.pending.insert(at, mpdu);
+        }
+    }
+
+    /// Removes everything waiting here (station leaving), for the caller to count.
+    pub fn purge(&mut self) -> impl Iterator<Item = SimPacket> + '_ {
+        self.pending.drain(..).map(|m| m.packet)
+    }
+}
