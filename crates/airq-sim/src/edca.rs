@@ -48,8 +48,11 @@ impl EdcaParams {
         let mut ac = [p(0, 0, 0, 0); Ac::COUNT];
         ac[Ac::Bk.index()] = p(7, a_cw_min, a_cw_max, 0);
         ac[Ac::Be.index()] = p(3, a_cw_min, a_cw_max, 0);
-        ac[Ac::Vi.index()] = p(2, (a_cw_min + 1) / 2 - 1, a_cw_min, vi_txop);
-        ac[Ac::Vo.index()] = p(2, (a_cw_min + 1) / 4 - 1, (a_cw_min + 1) / 2 - 1, vo_txop);
+        // The table's (aCWmin+1)/2 − 1 and (aCWmin+1)/4 − 1; aCWmin is 2^n − 1.
+        let half = a_cw_min.div_ceil(2) - 1;
+        let quarter = (a_cw_min + 1) / 4 - 1;
+        ac[Ac::Vi.index()] = p(2, half, a_cw_min, vi_txop);
+        ac[Ac::Vo.index()] = p(2, quarter, half, vo_txop);
         EdcaParams { ac }
     }
 
