@@ -5,8 +5,15 @@
 //! would use it, beside the designs it replaces.
 
 pub mod edca;
+pub mod event;
 pub mod frame;
 pub mod link;
+pub mod medium;
+pub mod metrics;
 pub mod packet;
+pub mod rng;
+pub mod sim;
+pub mod station;
 pub mod tid_tx;
+pub mod traffic;
 pub mod txpath;

@@ -47,8 +47,6 @@ pub struct Completion {
     pub delivered: Vec<SimPacket>,
     /// Dropped at the retry limit.
     pub dropped: Vec<SimPacket>,
-    /// MPDUs that failed and will be retried.
-    pub retried: u32,
 }
 
 /// Transmit state of one receiver-TID.
@@ -179,13 +177,11 @@ impl TidTx {
             if mpdu.retries >= retry_limit {
                 out.dropped.push(mpdu.packet);
             } else {
-                mpdu.ok = false;
-                out.retried += 1;
                 failed.push(mpdu);
             }
         }
         // Retries go first, in sequence order, ahead of anything held over.
-        for mpdu in failed.into_iter().rev() {
+        for mpdu in failed {
             let at = self
                 .pending
                 .iter()

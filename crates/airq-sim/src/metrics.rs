@@ -1,0 +1,128 @@
+//! What a run measures: per station, per flow, for the channel and for the simulator
+//! itself. Everything here is counted as it happens in the simulation.
+
+use crate::txpath::DropCause;
+use airq::Duration;
+
+/// Per-station counters; "down" is AP → station, "up" station → AP.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StationMetrics {
+    /// IP bytes received at the far end.
+    pub rx_bytes_down: u64,
+    pub rx_bytes_up: u64,
+    pub rx_packets_down: u64,
+    pub rx_packets_up: u64,
+    /// Airtime of exchanges carrying this station's frames (PPDU + SIFS + response),
+    /// collisions included.
+    pub airtime_down: Duration,
+    pub airtime_up: Duration,
+    /// PPDUs sent, by number of MPDUs (index 0 unused).
+    pub ampdu_mpdus_down: Vec<u64>,
+    pub ampdu_mpdus_up: Vec<u64>,
+    /// MPDU transmissions that failed (and were retried or dropped).
+    pub mpdu_failures_down: u64,
+    pub mpdu_failures_up: u64,
+    /// PPDUs of this station's link lost in a collision.
+    pub collisions: u64,
+    /// Dropped packets by cause ([`DropCause::ALL`] order), both directions.
+    pub drops: [u64; DropCause::ALL.len()],
+    /// One-way delay of received packets: sum and maximum.
+    pub delay_sum: Duration,
+    pub delay_max: Duration,
+}
+
+impl StationMetrics {
+    pub fn airtime(&self) -> Duration {
+        self.airtime_down + self.airtime_up
+    }
+
+    pub fn drops_of(&self, cause: DropCause) -> u64 {
+        self.drops[cause as usize]
+    }
+
+    pub(crate) fn count_ppdu(hist: &mut Vec<u64>, mpdus: usize) {
+        if hist.len() <= mpdus {
+            hist.resize(mpdus + 1, 0);
+        }
+        hist[mpdus] += 1;
+    }
+
+    /// Mean MPDUs per PPDU of a histogram.
+    pub fn mean_mpdus(hist: &[u64]) -> f64 {
+        let ppdus: u64 = hist.iter().sum();
+        let mpdus: u64 = hist.iter().enumerate().map(|(n, c)| n as u64 * c).sum();
+        if ppdus == 0 {
+            0.0
+        } else {
+            mpdus as f64 / ppdus as f64
+        }
+    }
+}
+
+/// How the channel's time was spent.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ChannelMetrics {
+    /// Time in successful or failed (non-colliding) exchanges, beacons included.
+    pub busy: Duration,
+    /// Time in exchanges where several transmitted at once.
+    pub collision: Duration,
+    pub beacon: Duration,
+    pub exchanges: u64,
+    pub collisions: u64,
+}
+
+impl ChannelMetrics {
+    /// Idle time over a run of `duration`.
+    pub fn idle(&self, duration: Duration) -> Duration {
+        duration.saturating_sub(self.busy + self.collision)
+    }
+}
+
+/// Everything a run measured.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Metrics {
+    pub stations: Vec<StationMetrics>,
+    pub channel: ChannelMetrics,
+    /// Events the loop processed.
+    pub events: u64,
+    /// Simulated time covered.
+    pub duration: Duration,
+}
+
+impl Metrics {
+    /// Goodput of a station (both directions) in Mbit/s.
+    pub fn goodput_mbps(&self, station: usize) -> f64 {
+        let s = &self.stations[station];
+        let secs = self.duration.as_secs_f64();
+        if secs == 0.0 {
+            return 0.0;
+        }
+        (s.rx_bytes_down + s.rx_bytes_up) as f64 * 8.0 / secs / 1e6
+    }
+
+    /// Each station's share of the airtime used by all stations' exchanges.
+    pub fn airtime_shares(&self) -> Vec<f64> {
+        let total: u64 = self.stations.iter().map(|s| s.airtime().as_nanos()).sum();
+        self.stations
+            .iter()
+            .map(|s| {
+                if total == 0 {
+                    0.0
+                } else {
+                    s.airtime().as_nanos() as f64 / total as f64
+                }
+            })
+            .collect()
+    }
+}
+
+/// Jain's fairness index of `x` (1 = perfectly equal).
+pub fn jain(x: &[f64]) -> f64 {
+    let sum: f64 = x.iter().sum();
+    let squares: f64 = x.iter().map(|v| v * v).sum();
+    if squares == 0.0 {
+        1.0
+    } else {
+        sum * sum / (x.len() as f64 * squares)
+    }
+}

@@ -1,0 +1,6 @@
+//! Validation of the BSS model against published models and figures (one integration
+//! test binary for the crate, STYLE.md rule 7).
+
+mod anomaly;
+mod bianchi;
+mod support;
