@@ -3,4 +3,5 @@
 
 mod anomaly;
 mod bianchi;
+mod determinism;
 mod support;
