@@ -1,7 +1,7 @@
 //! What a run measures: per station, per flow, for the channel and for the simulator
 //! itself. Everything here is counted as it happens in the simulation.
 
-use crate::txpath::DropCause;
+use crate::txpath::{DropCause, QueueDepth};
 use airq::Duration;
 
 /// Per-station counters; "down" is AP → station, "up" station → AP.
@@ -78,10 +78,24 @@ impl ChannelMetrics {
     }
 }
 
+/// One point of the time series, taken every sampling step.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Sample {
+    /// Time since the start.
+    pub at: Duration,
+    /// Cumulative IP bytes received per station, both directions.
+    pub rx_bytes: Vec<u64>,
+    /// Cumulative airtime per station.
+    pub airtime: Vec<Duration>,
+    pub ap: QueueDepth,
+}
+
 /// Everything a run measured.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Metrics {
     pub stations: Vec<StationMetrics>,
+    /// Samples at every sampling step.
+    pub series: Vec<Sample>,
     pub channel: ChannelMetrics,
     /// Events the loop processed.
     pub events: u64,

@@ -7,7 +7,7 @@ use crate::event::EventQueue;
 use crate::frame::Ppdu;
 use crate::link::{BssConfig, StationLink};
 use crate::medium::{Access, EdcafId, Medium};
-use crate::metrics::{Metrics, StationMetrics};
+use crate::metrics::{Metrics, Sample, StationMetrics};
 use crate::packet::{FlowIndex, NodeId, SimPacket};
 use crate::rng::{RngRoot, RngStream};
 use crate::station::{StationTx, STATION_QUEUE_PACKETS};
@@ -49,6 +49,8 @@ pub struct BssScenario {
     pub wired: WiredLink,
     /// Packets a station's own queues hold.
     pub station_queue_packets: usize,
+    /// Step of the time series (flent's default 200 ms); `None` takes no samples.
+    pub sample_step: Option<Duration>,
     pub seed: u64,
 }
 
@@ -60,6 +62,7 @@ impl BssScenario {
             flows,
             wired: WiredLink::default(),
             station_queue_packets: STATION_QUEUE_PACKETS,
+            sample_step: Some(Duration::from_millis(200)),
             seed: 1,
         }
     }
@@ -78,6 +81,8 @@ enum Event {
     Start(u32),
     /// A downlink packet reaches the AP from the wired link.
     ArriveAtAp(SimPacket),
+    /// Take a time-series sample.
+    Sample,
 }
 
 /// What is on the air during an exchange.
@@ -180,6 +185,9 @@ impl<A: ApPath> Sim<A> {
         if bss.beacon_interval.is_some() {
             events.schedule(Instant::ZERO, Event::Beacon);
         }
+        if let Some(step) = scenario.sample_step {
+            events.schedule(Instant::ZERO + step, Event::Sample);
+        }
         let metrics = Metrics {
             stations: vec![StationMetrics::default(); n],
             ..Metrics::default()
@@ -266,8 +274,23 @@ impl<A: ApPath> Sim<A> {
             }
             Event::ArriveAtAp(packet) => {
                 self.ap.enqueue(packet, self.now, &mut self.out);
-                self.drain_out(NodeId::Ap);
+                self.drain_out();
                 self.update_access(NodeId::Ap);
+            }
+            Event::Sample => {
+                let step = self.scenario.sample_step.expect("sampling on");
+                self.events.schedule(self.now + step, Event::Sample);
+                let m = &mut self.metrics;
+                m.series.push(Sample {
+                    at: self.now - Instant::ZERO,
+                    rx_bytes: m
+                        .stations
+                        .iter()
+                        .map(|s| s.rx_bytes_down + s.rx_bytes_up)
+                        .collect(),
+                    airtime: m.stations.iter().map(StationMetrics::airtime).collect(),
+                    ap: self.ap.depth(),
+                });
             }
         }
     }
@@ -317,7 +340,7 @@ impl<A: ApPath> Sim<A> {
             }
             node @ NodeId::Sta(s) => {
                 self.stations[s as usize].enqueue(packet, self.now, &mut self.out);
-                self.drain_out(node);
+                self.drain_out();
                 self.update_access(node);
             }
         }
@@ -344,7 +367,7 @@ impl<A: ApPath> Sim<A> {
                     }
                 }
                 if !self.out.dropped.is_empty() {
-                    self.drain_out(node);
+                    self.drain_out();
                     break; // the sender's queue is full: try again when it drains
                 }
             }
@@ -352,7 +375,7 @@ impl<A: ApPath> Sim<A> {
     }
 
     /// Accounts packets that left `node`'s transmit path.
-    fn drain_out(&mut self, node: NodeId) {
+    fn drain_out(&mut self) {
         let mut out = std::mem::take(&mut self.out);
         for packet in out.delivered.drain(..) {
             self.delivered(packet);
@@ -362,7 +385,6 @@ impl<A: ApPath> Sim<A> {
             self.metrics.stations[packet.station as usize].drops[cause as usize] += 1;
         }
         self.out = out;
-        let _ = node;
     }
 
     fn left_sender(&mut self, packet: &SimPacket) {
@@ -443,7 +465,7 @@ impl<A: ApPath> Sim<A> {
                         now,
                         &mut self.out,
                     );
-                    self.drain_out(node);
+                    self.drain_out();
                     match ppdu {
                         Some(ppdu) => {
                             let airtime = self.exchange_airtime(&ppdu);
@@ -469,7 +491,6 @@ impl<A: ApPath> Sim<A> {
         }
         self.collision = self.on_air.len() > 1;
         let bss = &self.scenario.bss;
-        let timing = bss.timing;
         let rts_cts = bss.rts_cts;
         let control_rate = bss.control_rate;
         let band = bss.band;
@@ -490,7 +511,6 @@ impl<A: ApPath> Sim<A> {
                 .max()
                 .expect("someone transmits")
         } else {
-            let _ = timing;
             self.on_air[0].airtime
         };
         self.events.schedule(now + busy, Event::ExchangeEnd);
@@ -578,7 +598,7 @@ impl<A: ApPath> Sim<A> {
             } else {
                 self.medium.failed(a.edcaf);
             }
-            self.drain_out(node);
+            self.drain_out();
             if uplink {
                 self.ap.register_rx_airtime(station, a.airtime, now);
             }

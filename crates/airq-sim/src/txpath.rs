@@ -84,4 +84,20 @@ pub trait ApPath: TxPath {
 
     /// The AP received a PPDU from `station` that took `airtime` (RX airtime fairness).
     fn register_rx_airtime(&mut self, station: u16, airtime: Duration, now: Instant);
+
+    /// What the AP holds now, for the time series.
+    fn depth(&self) -> QueueDepth {
+        QueueDepth::default()
+    }
+}
+
+/// How much an AP holds at each layer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QueueDepth {
+    /// Packets in the qdisc and the MAC layer's queues (mac80211 backlog).
+    pub queued_packets: u64,
+    /// Frames handed to the driver or firmware, not yet completed.
+    pub driver_frames: u64,
+    /// Their expected airtime.
+    pub driver_airtime: Duration,
 }
