@@ -7,7 +7,7 @@ use airq::aql::AqlParamsError;
 use airq::fq::FqParamError;
 use std::fmt;
 
-/// A configuration the AP transmit path cannot run.
+/// A configuration [`ApTx::new`](super::ApTx::new) cannot run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ApConfigError {
     /// No preset has this name.
@@ -97,7 +97,7 @@ impl fmt::Display for UnknownStation {
 
 impl std::error::Error for UnknownStation {}
 
-/// A packet the AP transmit path refused, handed back.
+/// A packet [`ApTx::enqueue`](super::ApTx::enqueue) refused, handed back.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ApEnqueueError {
     pub error: UnknownStation,
