@@ -42,6 +42,9 @@ mod softmac;
 pub mod stats;
 mod txq_key;
 
+#[cfg(test)]
+mod tests;
+
 pub use ap_tx::ApTx;
 pub use config::{
     ApConfig, AqlConfig, DriverConfig, MacConfig, QdiscConfig, SchedulerConfig, StationWeight,
