@@ -4,6 +4,7 @@
 //! wired server behind the AP — in which the `airq` queueing runs exactly as a driver
 //! would use it, beside the designs it replaces.
 
+pub mod ap;
 pub mod edca;
 pub mod event;
 pub mod frame;

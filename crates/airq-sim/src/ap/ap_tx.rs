@@ -1,0 +1,420 @@
+//! [`ApTx`]: the AP's transmit path, assembled from the layers its [`ApConfig`] chooses,
+//! as the wired side (downlink packets in) and the channel ([`TxPath`]) drive it.
+
+use super::aql_gate::AqlGate;
+use super::config::{ApConfig, AqlConfig, DriverConfig, MacConfig, QdiscConfig};
+use super::error::{ApConfigError, ApEnqueueError, UnknownStation};
+use super::firmware::Firmware;
+use super::fq_mac::FqMac;
+use super::ledger::Layer;
+use super::legacy_mac::LegacyMac;
+use super::lower::Lower;
+use super::mac_layer::MacLayer;
+use super::qdisc::Qdisc;
+use super::softmac::Softmac;
+use super::stats::{ApBacklog, LayerBacklog, StationTxStats};
+use super::txq_key::TxqKey;
+use crate::frame::Ppdu;
+use crate::link::{BssConfig, StationLink};
+use crate::packet::SimPacket;
+use crate::txpath::{DropCause, TxOutput, TxPath};
+use airq::airtime::AirtimeScheduler;
+use airq::aql::Aql;
+use airq::fq::FqStats;
+use airq::{Ac, Duration, Instant, StationId, Tid};
+
+/// The AP's transmit path. See the [module documentation](super).
+pub struct ApTx {
+    config: ApConfig,
+    qdisc: Option<Qdisc>,
+    lower: Lower,
+    driver: Driver,
+}
+
+enum Driver {
+    Softmac(Softmac),
+    Firmware(Firmware),
+}
+
+impl ApTx {
+    /// A transmit path for the BSS `bss` whose station `i` (`NodeId::Sta(i)`) has link
+    /// `links[i]`.
+    pub fn new(
+        config: &ApConfig,
+        bss: &BssConfig,
+        links: &[StationLink],
+    ) -> Result<ApTx, ApConfigError> {
+        let stations = links.len();
+        if stations > usize::from(u16::MAX) + 1 {
+            return Err(ApConfigError::TooManyStations(stations));
+        }
+        if bss.retry_limit == 0 {
+            return Err(ApConfigError::Bss(
+                "retry_limit must be at least 1 (transmissions, the first included)",
+            ));
+        }
+        for (station, link) in links.iter().enumerate() {
+            if link.ba_window == 0 {
+                return Err(ApConfigError::Link {
+                    station,
+                    reason: "ba_window must be at least 1",
+                });
+            }
+        }
+        config.validate(stations)?;
+        // Parameters are valid from here on: constructors returning `None` cannot.
+        let invalid = || ApConfigError::Bss("internal: validated parameters refused");
+        let keys = stations * Tid::COUNT;
+
+        let qdisc = match config.qdisc {
+            QdiscConfig::None => None,
+            QdiscConfig::PfifoFast { limit_packets } => Some(Qdisc::pfifo_fast(limit_packets)),
+            QdiscConfig::FqCodel(p) => Some(Qdisc::fq_codel(p).ok_or_else(invalid)?),
+        };
+        let mac = match config.mac {
+            MacConfig::Legacy { txq_max_pending } => {
+                MacLayer::Legacy(LegacyMac::new(keys, txq_max_pending))
+            }
+            MacConfig::FqMac(p) => {
+                MacLayer::FqMac(Box::new(FqMac::new(p, keys).ok_or_else(invalid)?))
+            }
+        };
+        let mut sched =
+            AirtimeScheduler::new(config.scheduler.params()).map_err(ApConfigError::Scheduler)?;
+        let mut txqs = Vec::with_capacity(keys);
+        let mut txq_keys = Vec::with_capacity(keys);
+        for s in 0..stations {
+            let id = StationId(s as u32);
+            sched.add_station(id).map_err(ApConfigError::Scheduler)?;
+            for t in 0..Tid::COUNT as u8 {
+                let tid = Tid::new(t).expect("below Tid::COUNT");
+                let txq = sched
+                    .add_txq(Some(id), tid)
+                    .map_err(ApConfigError::Scheduler)?;
+                debug_assert_eq!(txq.index(), txq_keys.len());
+                txqs.push(txq);
+                txq_keys.push(TxqKey::new(s as u16, tid));
+            }
+        }
+        for w in &config.airtime_weights {
+            sched
+                .set_weight(StationId(u32::from(w.station)), w.weight_us)
+                .map_err(ApConfigError::Scheduler)?;
+        }
+        let aql_params = match config.aql {
+            AqlConfig::Off => None,
+            AqlConfig::On(p) => Some(p),
+        };
+        let gate = AqlGate::new(aql_params, stations).ok_or_else(invalid)?;
+        let driver = match config.driver {
+            DriverConfig::Softmac {
+                aggr_min_qdepth,
+                non_aggr_min_qdepth,
+            } => Driver::Softmac(Softmac::new(
+                aggr_min_qdepth,
+                non_aggr_min_qdepth,
+                keys,
+                aql_params.is_some(),
+            )),
+            DriverConfig::Firmware { max_pending_frames } => {
+                Driver::Firmware(Firmware::new(max_pending_frames, keys))
+            }
+        };
+        Ok(ApTx {
+            config: config.clone(),
+            qdisc,
+            lower: Lower::new(
+                bss.clone(),
+                links.to_vec(),
+                mac,
+                sched,
+                txqs,
+                txq_keys,
+                gate,
+            ),
+            driver,
+        })
+    }
+
+    /// A downlink packet for station `packet.station` arrives from the wired side at
+    /// `now`. Packets dropped on the way (possibly this one) go to `out.dropped`.
+    pub fn enqueue(
+        &mut self,
+        packet: SimPacket,
+        now: Instant,
+        out: &mut TxOutput,
+    ) -> Result<(), ApEnqueueError> {
+        let stations = self.lower.links.len();
+        if usize::from(packet.station) >= stations {
+            return Err(ApEnqueueError {
+                error: UnknownStation {
+                    station: packet.station,
+                    stations,
+                },
+                packet,
+            });
+        }
+        let ac = packet.tid.ac();
+        let ApTx { qdisc, lower, .. } = self;
+        lower.ledger.arrived(&packet);
+        match qdisc {
+            Some(q) => {
+                lower.ledger.entered(Layer::Qdisc, &packet);
+                q.enqueue(packet, now, |p, c| {
+                    lower.ledger.drop(Layer::Qdisc, p, c, out)
+                });
+                self.run_qdisc(ac, now, out);
+            }
+            None if lower.mac.has_room(ac) => lower.mac_enqueue(packet, now, out),
+            // noqueue on a stopped queue: `__dev_queue_xmit` drops it.
+            None => lower
+                .ledger
+                .drop(Layer::Arrival, packet, DropCause::QueueFull, out),
+        }
+        match &mut self.driver {
+            Driver::Softmac(d) => d.fill(&mut self.lower, ac, now, out),
+            Driver::Firmware(d) => d.push_one(&mut self.lower, ac, now, out),
+        }
+        Ok(())
+    }
+
+    /// Moves packets of `ac` from the qdisc into the MAC layer while it has room.
+    fn run_qdisc(&mut self, ac: Ac, now: Instant, out: &mut TxOutput) {
+        let ApTx { qdisc, lower, .. } = self;
+        let Some(q) = qdisc else {
+            return;
+        };
+        while lower.mac.has_room(ac) {
+            let ledger = &mut lower.ledger;
+            let Some(packet) = q.dequeue(ac, now, |p, c| ledger.drop(Layer::Qdisc, p, c, out))
+            else {
+                break;
+            };
+            lower.ledger.left(Layer::Qdisc, &packet);
+            lower.mac_enqueue(packet, now, out);
+        }
+    }
+
+    /// The AP received a PPDU of `airtime` from `station` on `tid` at `now`: charged to
+    /// the station's deficit when the scheduler counts RX airtime (mac80211
+    /// `ieee80211_sta_register_airtime` with `rx_airtime`; the deficit is per AC, hence
+    /// the TID).
+    pub fn register_rx_airtime(
+        &mut self,
+        station: u16,
+        tid: Tid,
+        airtime: Duration,
+        now: Instant,
+    ) -> Result<(), UnknownStation> {
+        let stations = self.lower.links.len();
+        if usize::from(station) >= stations {
+            return Err(UnknownStation { station, stations });
+        }
+        self.lower.register_rx_airtime(station, tid, airtime, now);
+        Ok(())
+    }
+
+    pub fn config(&self) -> &ApConfig {
+        &self.config
+    }
+
+    pub fn station_count(&self) -> usize {
+        self.lower.links.len()
+    }
+
+    /// One station's counters.
+    pub fn station_stats(&self, station: u16) -> Option<&StationTxStats> {
+        self.lower.ledger.stations.get(usize::from(station))
+    }
+
+    /// Every station's counters, by station index.
+    pub fn stations_stats(&self) -> &[StationTxStats] {
+        &self.lower.ledger.stations
+    }
+
+    /// All stations' counters summed.
+    pub fn total_stats(&self) -> StationTxStats {
+        let mut t = StationTxStats::default();
+        for s in &self.lower.ledger.stations {
+            t.accumulate(s);
+        }
+        t
+    }
+
+    /// What each layer holds for one station now.
+    pub fn station_backlog(&self, station: u16) -> Option<LayerBacklog> {
+        self.lower
+            .ledger
+            .station_backlog
+            .get(usize::from(station))
+            .copied()
+    }
+
+    /// Expected airtime held below the MAC for a station in one AC, as AQL counts it
+    /// (0 with AQL off; see [`Self::station_backlog`] for the estimate over all ACs).
+    pub fn aql_station_pending_us(&self, station: u16, ac: Ac) -> u64 {
+        self.lower.gate.station_pending_us(station, ac)
+    }
+
+    /// What each layer holds now, per AC.
+    pub fn backlog(&self) -> ApBacklog {
+        let mut b = ApBacklog {
+            ac: self.lower.ledger.ac_backlog,
+            aql_total_pending_us: self.lower.gate.total_pending_us(),
+            ..ApBacklog::default()
+        };
+        for ac in Ac::ALL {
+            b.aql_pending_us[ac.index()] = self.lower.gate.ac_pending_us(ac);
+            if let Driver::Softmac(d) = &self.driver {
+                b.hw_ppdus[ac.index()] = d.depth(ac);
+            }
+        }
+        if let Driver::Firmware(d) = &self.driver {
+            b.firmware_frames = u64::from(d.pending_frames());
+        }
+        b
+    }
+
+    /// A-MPDUs queued to or on the hardware in `ac` (softmac; 0 for the firmware driver).
+    pub fn hw_ampdus(&self, ac: Ac) -> u32 {
+        match &self.driver {
+            Driver::Softmac(d) => d.ampdu_depth(ac),
+            Driver::Firmware(_) => 0,
+        }
+    }
+
+    /// The scheduler, for its per-station airtime statistics and deficits.
+    pub fn scheduler(&self) -> &AirtimeScheduler {
+        &self.lower.sched
+    }
+
+    /// AQL, when it is on.
+    pub fn aql(&self) -> Option<&Aql> {
+        self.lower.gate.aql()
+    }
+
+    /// The FQ-MAC structure's statistics, with the FQ-MAC layer.
+    pub fn fq_mac_stats(&self) -> Option<FqStats> {
+        match &self.lower.mac {
+            MacLayer::FqMac(m) => Some(m.stats()),
+            MacLayer::Legacy(_) => None,
+        }
+    }
+
+    /// Checks the ledger against the queues themselves and the FQ structures' own
+    /// accounting, panicking on the first mismatch. For tests: O(stations × TIDs) and
+    /// more. `in_flight_mpdus` is the number of MPDUs in PPDUs the caller took with
+    /// `next_ppdu` and has not yet returned with `tx_done`.
+    pub fn assert_invariants(&self, in_flight_mpdus: usize) {
+        let ledger = &self.lower.ledger;
+        let mut total = LayerBacklog::default();
+        for ac in Ac::ALL {
+            let l = ledger.ac_backlog[ac.index()];
+            total.accumulate(&l);
+            let qdisc = self.qdisc.as_ref().map_or(0, |q| q.len(ac));
+            assert_eq!(l.qdisc_packets, u64::from(qdisc), "{ac} qdisc packets");
+            if let MacLayer::Legacy(m) = &self.lower.mac {
+                assert_eq!(
+                    l.mac_packets,
+                    m.queued(ac) as u64,
+                    "{ac} legacy FIFO packets"
+                );
+                assert_eq!(
+                    u64::from(m.pending_frames(ac)),
+                    l.mac_packets + l.driver_frames,
+                    "{ac} ath9k pending_frames"
+                );
+            }
+        }
+        let mut stations = LayerBacklog::default();
+        for (i, (s, b)) in ledger
+            .stations
+            .iter()
+            .zip(&ledger.station_backlog)
+            .enumerate()
+        {
+            stations.accumulate(b);
+            let gone = s.delivered_packets + s.drops.total();
+            assert_eq!(
+                s.enqueued_packets,
+                gone + b.packets(),
+                "station {i}: enqueued = delivered + dropped + queued"
+            );
+        }
+        assert_eq!(stations, total, "per-station and per-AC backlogs agree");
+        if let MacLayer::FqMac(m) = &self.lower.mac {
+            m.assert_invariants();
+            assert_eq!(
+                u64::from(m.stats().backlog_packets),
+                total.mac_packets,
+                "FQ-MAC packets"
+            );
+        }
+        if let Some(q) = &self.qdisc {
+            q.assert_invariants();
+        }
+        let retries: usize = self.lower.tid_tx.iter().map(|t| t.pending_len()).sum();
+        let below = match &self.driver {
+            Driver::Softmac(d) => d.queued_mpdus() + retries + in_flight_mpdus,
+            Driver::Firmware(d) => {
+                let held = d.queued_frames() + retries + in_flight_mpdus;
+                assert_eq!(held, d.pending_frames() as usize, "firmware pending frames");
+                held
+            }
+        };
+        assert_eq!(total.driver_frames, below as u64, "frames below the MAC");
+        if let Some(aql) = self.lower.gate.aql() {
+            assert_eq!(
+                aql.total_pending_us(),
+                total.driver_airtime_us,
+                "AQL pending = expected airtime below the MAC"
+            );
+        }
+    }
+}
+
+impl TxPath for ApTx {
+    fn has_frames(&self, ac: Ac) -> bool {
+        match &self.driver {
+            Driver::Softmac(d) => d.has_frames(ac),
+            Driver::Firmware(d) => d.has_frames(ac),
+        }
+    }
+
+    fn next_ppdu(&mut self, ac: Ac, _now: Instant, _out: &mut TxOutput) -> Option<Ppdu> {
+        match &mut self.driver {
+            Driver::Softmac(d) => d.next_ppdu(ac),
+            Driver::Firmware(d) => d.next_ppdu(&mut self.lower, ac),
+        }
+    }
+
+    fn tx_done(&mut self, ppdu: Ppdu, airtime: Duration, now: Instant, out: &mut TxOutput) {
+        let (ac, aggregate) = (ppdu.ac, ppdu.aggregate);
+        let Some(done) = self.lower.complete(ppdu, airtime, now, out) else {
+            return;
+        };
+        let key_ac = done.key.ac();
+        match &mut self.driver {
+            Driver::Softmac(d) => {
+                d.completed(done.key, ac, aggregate);
+                d.note_pending(&self.lower, done.key);
+                // Failed MPDUs wait in the driver: keep their TXQ scheduled (ath9k's
+                // `ath_tx_queue_tid` → `ieee80211_schedule_txq` on completion).
+                if self.lower.tid_pending(done.key) > 0 {
+                    self.lower.return_txq(done.key, true, now);
+                }
+            }
+            Driver::Firmware(d) => {
+                d.completed(done.frames);
+                d.note_pending(&self.lower, done.key);
+            }
+        }
+        if done.woke {
+            self.run_qdisc(key_ac, now, out);
+        }
+        match &mut self.driver {
+            Driver::Softmac(d) => d.fill(&mut self.lower, key_ac, now, out),
+            Driver::Firmware(d) => d.push_pending(&mut self.lower, now, out),
+        }
+    }
+}

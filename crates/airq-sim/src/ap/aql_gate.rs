@@ -1,0 +1,126 @@
+//! The AQL layer: the library's [`Aql`] when it is on, and in any case the airtime
+//! estimate of each frame handed below the MAC, which the statistics report as the
+//! driver's queue depth in airtime.
+//!
+//! A frame is charged when it leaves the MAC layer for the driver (mac80211 charges in
+//! `ieee80211_tx_dequeue`) and released when it is completed, delivered or dropped at
+//! the retry limit. mac80211 stores each frame's estimate in `tx_time_est` to release the
+//! same amount; here the estimate is a pure function of the station's (fixed) rate, the
+//! packet length and the AC, so the release recomputes it instead of storing it per
+//! packet.
+
+use airq::airtime::AirtimeGate;
+use airq::aql::{kernel_assumes_ampdu, AirtimeEstimator, Aql, AqlParams};
+use airq::phy::Rate;
+use airq::{Ac, Instant, StationId};
+
+pub(super) struct AqlGate {
+    aql: Option<Aql>,
+    estimator: AirtimeEstimator,
+}
+
+impl AqlGate {
+    /// Validated parameters only (the caller checks them).
+    pub(super) fn new(params: Option<AqlParams>, stations: usize) -> Option<AqlGate> {
+        let estimator = params.map_or_else(AirtimeEstimator::default, |p| p.estimator);
+        let aql = match params {
+            Some(p) => {
+                let mut aql = Aql::new(p).ok()?;
+                for s in 0..stations {
+                    aql.register_station(StationId(s as u32)).ok()?;
+                }
+                Some(aql)
+            }
+            None => None,
+        };
+        Some(AqlGate { aql, estimator })
+    }
+
+    pub(super) fn aql(&self) -> Option<&Aql> {
+        self.aql.as_ref()
+    }
+
+    /// The airtime a packet of `len_bytes` at `rate` in `ac` is charged, µs (mac80211
+    /// assumes an A-MPDU in every AC but VO).
+    pub(super) fn estimate_us(&self, rate: &Rate, len_bytes: u32, ac: Ac) -> u32 {
+        self.estimator
+            .estimate_us(rate, len_bytes, kernel_assumes_ampdu(ac))
+    }
+
+    /// The per-packet station gate (`ieee80211_txq_airtime_check` at the start of
+    /// `ieee80211_tx_dequeue`); always true with AQL off.
+    pub(super) fn may_dequeue(&mut self, station: u16, ac: Ac, now: Instant) -> bool {
+        match &mut self.aql {
+            Some(aql) => aql
+                .may_dequeue(StationId(u32::from(station)), ac, now)
+                .unwrap_or(true),
+            None => true,
+        }
+    }
+
+    /// AQL's per-AC PHY gate (`ieee80211_txq_schedule_airtime_check`) with
+    /// `active_txqs` active TXQs; always true with AQL off.
+    pub(super) fn round_allowed(&mut self, ac: Ac, active_txqs: u32) -> bool {
+        self.aql
+            .as_mut()
+            .is_none_or(|a| a.schedule_allowed(ac, active_txqs))
+    }
+
+    pub(super) fn charge(&mut self, station: u16, ac: Ac, airtime_us: u32) {
+        if let Some(aql) = &mut self.aql {
+            let r = aql.charge(StationId(u32::from(station)), ac, airtime_us);
+            debug_assert!(r.is_ok(), "{r:?}");
+        }
+    }
+
+    /// One hardware completion of `station`'s frames in `ac`, `released_us` in total;
+    /// `backlogged` if the station-TID still has packets in the MAC layer.
+    pub(super) fn complete(
+        &mut self,
+        station: u16,
+        ac: Ac,
+        released_us: u32,
+        now: Instant,
+        backlogged: bool,
+    ) {
+        if let Some(aql) = &mut self.aql {
+            let id = StationId(u32::from(station));
+            let r = aql.report_completion(id, ac, released_us, now, backlogged);
+            debug_assert!(r == Ok(0), "AQL release mismatch: {r:?}");
+        }
+    }
+
+    pub(super) fn station_pending_us(&self, station: u16, ac: Ac) -> u64 {
+        self.aql.as_ref().map_or(0, |a| {
+            a.station_pending_us(StationId(u32::from(station)), ac)
+                .unwrap_or(0)
+        })
+    }
+
+    pub(super) fn ac_pending_us(&self, ac: Ac) -> u64 {
+        self.aql.as_ref().map_or(0, |a| a.ac_pending_us(ac))
+    }
+
+    pub(super) fn total_pending_us(&self) -> u64 {
+        self.aql.as_ref().map_or(0, Aql::total_pending_us)
+    }
+}
+
+/// The scheduler's view: AQL's gates and pending airtime, or no limits when it is off.
+impl AirtimeGate for AqlGate {
+    fn pending_us(&self, station: StationId, ac: Ac) -> u32 {
+        self.aql.as_ref().map_or(0, |a| a.pending_us(station, ac))
+    }
+
+    fn station_may_dequeue(&mut self, station: StationId, ac: Ac, now: Instant) -> bool {
+        self.aql
+            .as_mut()
+            .is_none_or(|a| a.station_may_dequeue(station, ac, now))
+    }
+
+    /// Always: the transmit path checks the PHY gate itself before starting a round
+    /// ([`AqlGate::round_allowed`]; see `Lower::start_round` for why).
+    fn phy_may_schedule(&mut self, _ac: Ac, _active_txqs: u32) -> bool {
+        true
+    }
+}

@@ -1,0 +1,272 @@
+//! The configuration of the AP's transmit path: one choice per layer of DESIGN.md's data
+//! path (qdisc, MAC queueing, scheduler, AQL, driver), each with its parameters and the
+//! Linux defaults they come from. Named combinations are in [`super::preset`].
+
+use super::error::ApConfigError;
+use airq::airtime::AirtimeParams;
+use airq::aql::AqlParams;
+use airq::codel::CodelParams;
+use airq::fq::{FqParams, Quantum};
+use airq::Duration;
+
+/// pfifo_fast's limit: the device's `tx_queue_len`, 1000 packets on Ethernet-like
+/// devices such as a mac80211 interface (`DEFAULT_TX_QUEUE_LEN`, `ether_setup`).
+pub const PFIFO_FAST_LIMIT_PACKETS: u32 = 1000;
+
+/// ath9k's per-AC limit on frames handed to the driver and not yet completed
+/// (`sc->tx.txq_max_pending[ac]`, set to `ATH_MAX_QDEPTH` in `ath9k_init_queues`,
+/// init.c). ath9k.h: `ATH_TXBUF 512`, `ATH_TXBUF_RESERVE 5`,
+/// `ATH_MAX_QDEPTH (ATH_TXBUF / 4 - ATH_TXBUF_RESERVE)` = 123.
+pub const ATH9K_TXQ_MAX_PENDING: u32 = 512 / 4 - 5;
+
+/// ath9k.h `ATH_AGGR_MIN_QDEPTH 2`: "minimum h/w qdepth to be sustained to maximize
+/// aggregation" — A-MPDUs queued to (or on) one hardware queue.
+pub const ATH9K_AGGR_MIN_QDEPTH: u32 = 2;
+
+/// ath9k.h `ATH_NON_AGGR_MIN_QDEPTH 8`: "minimum h/w qdepth for non-aggregated traffic".
+pub const ATH9K_NON_AGGR_MIN_QDEPTH: u32 = 8;
+
+/// ath10k with 10.x firmware (QCA988x): MSDU descriptors the host may have outstanding
+/// in the firmware, all queues together (hw.h `TARGET_10X_NUM_MSDU_DESC (1024 + 400)`,
+/// copied to `ar->htt.max_num_pending_tx` in `ath10k_core_init_firmware_features`,
+/// core.c; `ath10k_htt_tx_inc_pending` refuses a frame at that count, htt_tx.c).
+pub const ATH10K_MAX_PENDING_FRAMES: u32 = 1024 + 400;
+
+/// The qdisc in front of the MAC layer.
+///
+/// A mac80211 interface has one netdev queue per AC, so Linux attaches `mq` with one
+/// instance of the default qdisc per AC: each instance here is per AC, with its own limit,
+/// and is held back only when its own AC's MAC queue is stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QdiscConfig {
+    /// `noqueue`: packets go straight to the MAC layer, and are dropped
+    /// ([`DropCause::QueueFull`](crate::txpath::DropCause::QueueFull)) if it has
+    /// stopped the AC's queue.
+    None,
+    /// `pfifo_fast` with a tail-drop limit over its three bands.
+    PfifoFast { limit_packets: u32 },
+    /// `fq_codel`, built from [`airq::Fq`] with a single tin.
+    FqCodel(FqParams),
+}
+
+impl QdiscConfig {
+    /// pfifo_fast with Linux's limit.
+    pub const fn pfifo_fast() -> QdiscConfig {
+        QdiscConfig::PfifoFast {
+            limit_packets: PFIFO_FAST_LIMIT_PACKETS,
+        }
+    }
+
+    /// fq_codel with Linux's defaults.
+    pub fn fq_codel() -> QdiscConfig {
+        QdiscConfig::FqCodel(fq_codel_defaults())
+    }
+}
+
+/// `sch_fq_codel`'s defaults (net/sched/sch_fq_codel.c `fq_codel_init`): 1024 flows,
+/// limit 10240 packets, memory limit 32 MB, quantum `psched_mtu` = 1514 bytes, and
+/// CoDel's generic 5 ms / 100 ms with ECN on and the device MTU as the CoDel `mtu`.
+pub fn fq_codel_defaults() -> FqParams {
+    FqParams {
+        flows: 1024,
+        limit_packets: 10 * 1024,
+        memory_limit_bytes: 32 << 20,
+        quantum: Quantum::Bytes(1514),
+        codel: CodelParams {
+            target: Duration::from_millis(5),
+            interval: Duration::from_millis(100),
+            ecn: true,
+            mtu_bytes: 1514,
+            ce_threshold: None,
+        },
+    }
+}
+
+/// The MAC layer's queues.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MacConfig {
+    /// ath9k before mac80211's intermediate queues: a FIFO per station-TID, and per AC a
+    /// limit on frames in the driver after which the netdev queue is stopped.
+    Legacy { txq_max_pending: u32 },
+    /// FQ-MAC: an [`airq::Fq`] with one tin per station-TID.
+    FqMac(FqParams),
+}
+
+impl MacConfig {
+    /// ath9k's defaults.
+    pub const fn legacy() -> MacConfig {
+        MacConfig::Legacy {
+            txq_max_pending: ATH9K_TXQ_MAX_PENDING,
+        }
+    }
+
+    /// mac80211's defaults.
+    pub fn fq_mac() -> MacConfig {
+        MacConfig::FqMac(FqParams::default())
+    }
+}
+
+/// How the next station-TID to serve is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SchedulerConfig {
+    /// Round robin over station-TIDs ([`AirtimeParams::round_robin`]).
+    RoundRobin,
+    /// The airtime DRR over stations.
+    Airtime(AirtimeParams),
+}
+
+impl SchedulerConfig {
+    /// Airtime fairness with mac80211's defaults.
+    pub fn airtime() -> SchedulerConfig {
+        SchedulerConfig::Airtime(AirtimeParams::default())
+    }
+
+    pub(crate) fn params(&self) -> AirtimeParams {
+        match self {
+            SchedulerConfig::RoundRobin => AirtimeParams::round_robin(),
+            SchedulerConfig::Airtime(p) => *p,
+        }
+    }
+}
+
+/// Airtime Queue Limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AqlConfig {
+    Off,
+    /// The library's [`airq::aql::Aql`]: the kernel's gates, or self-tuning limits when
+    /// `self_tuning` is set.
+    On(AqlParams),
+}
+
+impl AqlConfig {
+    /// The kernel's limits (5 / 12 ms per station-AC, 24 ms per interface).
+    pub fn kernel() -> AqlConfig {
+        AqlConfig::On(AqlParams::default())
+    }
+
+    /// The kernel's limits with the self-tuning limit per station-AC.
+    pub fn self_tuning() -> AqlConfig {
+        AqlConfig::On(AqlParams {
+            self_tuning: Some(Default::default()),
+            ..AqlParams::default()
+        })
+    }
+}
+
+/// What sits between the MAC layer and the air.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DriverConfig {
+    /// ath9k-like: the driver builds each aggregate when its hardware queue has room.
+    Softmac {
+        /// A-MPDUs per AC queued to or on the hardware.
+        aggr_min_qdepth: u32,
+        /// PPDUs (of any kind) per AC below which a non-aggregated frame may be queued.
+        non_aggr_min_qdepth: u32,
+    },
+    /// ath10k-like: the host pushes frames into a deep firmware queue, which builds
+    /// aggregates itself when the medium is won.
+    Firmware { max_pending_frames: u32 },
+}
+
+impl DriverConfig {
+    /// ath9k's hardware queue depths.
+    pub const fn softmac() -> DriverConfig {
+        DriverConfig::Softmac {
+            aggr_min_qdepth: ATH9K_AGGR_MIN_QDEPTH,
+            non_aggr_min_qdepth: ATH9K_NON_AGGR_MIN_QDEPTH,
+        }
+    }
+
+    /// ath10k's firmware queue.
+    pub const fn firmware() -> DriverConfig {
+        DriverConfig::Firmware {
+            max_pending_frames: ATH10K_MAX_PENDING_FRAMES,
+        }
+    }
+}
+
+/// A station's airtime weight, µs per DRR refill (`iw … station set … airtime_weight`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StationWeight {
+    pub station: u16,
+    pub weight_us: u32,
+}
+
+/// The AP transmit path's configuration: one choice per layer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApConfig {
+    pub qdisc: QdiscConfig,
+    pub mac: MacConfig,
+    pub scheduler: SchedulerConfig,
+    pub aql: AqlConfig,
+    pub driver: DriverConfig,
+    /// Weights of stations that do not have the scheduler's default (256 µs). Only the
+    /// airtime scheduler uses them.
+    pub airtime_weights: Vec<StationWeight>,
+}
+
+impl ApConfig {
+    /// Checks every layer's parameters and the weights against `stations` stations.
+    pub fn validate(&self, stations: usize) -> Result<(), ApConfigError> {
+        match self.qdisc {
+            QdiscConfig::None => {}
+            QdiscConfig::PfifoFast { limit_packets } => {
+                nonzero(limit_packets, "qdisc pfifo_fast limit_packets")?
+            }
+            QdiscConfig::FqCodel(p) => p.validate().map_err(|error| ApConfigError::Fq {
+                layer: "qdisc fq_codel",
+                error,
+            })?,
+        }
+        match self.mac {
+            MacConfig::Legacy { txq_max_pending } => {
+                nonzero(txq_max_pending, "mac legacy txq_max_pending")?
+            }
+            MacConfig::FqMac(p) => p.validate().map_err(|error| ApConfigError::Fq {
+                layer: "mac fq_mac",
+                error,
+            })?,
+        }
+        self.scheduler
+            .params()
+            .validate()
+            .map_err(ApConfigError::Scheduler)?;
+        for w in &self.airtime_weights {
+            if usize::from(w.station) >= stations {
+                return Err(ApConfigError::WeightForUnknownStation {
+                    station: w.station,
+                    stations,
+                });
+            }
+            if w.weight_us == 0 || w.weight_us > AirtimeParams::MAX_WEIGHT_US {
+                return Err(ApConfigError::WeightOutOfRange {
+                    station: w.station,
+                    weight_us: w.weight_us,
+                });
+            }
+        }
+        if let AqlConfig::On(p) = &self.aql {
+            p.validate().map_err(ApConfigError::Aql)?;
+        }
+        match self.driver {
+            DriverConfig::Softmac {
+                aggr_min_qdepth,
+                non_aggr_min_qdepth,
+            } => {
+                nonzero(aggr_min_qdepth, "driver softmac aggr_min_qdepth")?;
+                nonzero(non_aggr_min_qdepth, "driver softmac non_aggr_min_qdepth")?;
+            }
+            DriverConfig::Firmware { max_pending_frames } => {
+                nonzero(max_pending_frames, "driver firmware max_pending_frames")?
+            }
+        }
+        Ok(())
+    }
+}
+
+fn nonzero(value: u32, field: &'static str) -> Result<(), ApConfigError> {
+    if value == 0 {
+        return Err(ApConfigError::ZeroLimit(field));
+    }
+    Ok(())
+}

@@ -1,0 +1,113 @@
+//! What the AP's transmit path refuses: configurations that cannot run, and calls about
+//! stations it does not have. Each says what is wrong in words a scenario author can act on.
+
+use crate::packet::SimPacket;
+use airq::airtime::SchedError;
+use airq::aql::AqlParamsError;
+use airq::fq::FqParamError;
+use std::fmt;
+
+/// A configuration [`ApTx::new`](super::ApTx::new) cannot run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ApConfigError {
+    /// No preset has this name.
+    UnknownPreset(String),
+    /// A limit that must be above zero is zero (the field is named).
+    ZeroLimit(&'static str),
+    /// FQ parameters of a layer (`qdisc fq_codel` or `mac fq_mac`) are out of range.
+    Fq {
+        layer: &'static str,
+        error: FqParamError,
+    },
+    Scheduler(SchedError),
+    Aql(AqlParamsError),
+    /// Airtime weights are 1 to 65535 µs.
+    WeightOutOfRange {
+        station: u16,
+        weight_us: u32,
+    },
+    /// A weight names a station the BSS does not have.
+    WeightForUnknownStation {
+        station: u16,
+        stations: usize,
+    },
+    /// Stations are numbered by a `u16`.
+    TooManyStations(usize),
+    /// A BSS parameter the transmit path cannot work with.
+    Bss(&'static str),
+    /// A station's link parameter the transmit path cannot work with.
+    Link {
+        station: usize,
+        reason: &'static str,
+    },
+}
+
+impl fmt::Display for ApConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ApConfigError::UnknownPreset(name) => write!(
+                f,
+                "unknown AP preset \"{name}\"; valid presets: {}",
+                super::preset::PRESET_NAMES.join(", ")
+            ),
+            ApConfigError::ZeroLimit(field) => write!(f, "{field} must be above zero"),
+            ApConfigError::Fq { layer, error } => write!(f, "{layer}: {error}"),
+            ApConfigError::Scheduler(e) => write!(f, "scheduler: {e}"),
+            ApConfigError::Aql(e) => write!(f, "aql: {e}"),
+            ApConfigError::WeightOutOfRange { station, weight_us } => write!(
+                f,
+                "airtime weight of station {station} must be between 1 and {} us, got {weight_us}",
+                airq::airtime::AirtimeParams::MAX_WEIGHT_US
+            ),
+            ApConfigError::WeightForUnknownStation { station, stations } => write!(
+                f,
+                "airtime weight for station {station}, but the BSS has {stations} stations \
+                 (0 to {})",
+                stations.saturating_sub(1)
+            ),
+            ApConfigError::TooManyStations(n) => write!(
+                f,
+                "{n} stations: at most {} are supported",
+                usize::from(u16::MAX) + 1
+            ),
+            ApConfigError::Bss(reason) => write!(f, "BSS: {reason}"),
+            ApConfigError::Link { station, reason } => write!(f, "station {station}: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for ApConfigError {}
+
+/// A call naming a station the AP does not have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownStation {
+    pub station: u16,
+    pub stations: usize,
+}
+
+impl fmt::Display for UnknownStation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "station {} is not in the BSS ({} stations)",
+            self.station, self.stations
+        )
+    }
+}
+
+impl std::error::Error for UnknownStation {}
+
+/// A packet [`ApTx::enqueue`](super::ApTx::enqueue) refused, handed back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApEnqueueError {
+    pub error: UnknownStation,
+    pub packet: SimPacket,
+}
+
+impl fmt::Display for ApEnqueueError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "packet {} refused: {}", self.packet.id, self.error)
+    }
+}
+
+impl std::error::Error for ApEnqueueError {}

@@ -1,0 +1,82 @@
+//! The FQ-MAC layer: the library's [`Fq`] with one tin per station-TID, as mac80211 gives
+//! every `txq_info` its own tin over the radio's shared flow pool (`net/mac80211/tx.c`
+//! `ieee80211_txq_init`, `ieee80211_txq_enqueue`, `fq_tin_dequeue_func`). It never stops
+//! the netdev queue for backlog: its limits drop from the globally fattest flow instead.
+
+use super::txq_key::TxqKey;
+use crate::packet::SimPacket;
+use crate::txpath::DropCause;
+use airq::fq::{DropReason, FqParams, FqStats, TinId};
+use airq::{Fq, Instant};
+
+pub(super) struct FqMac {
+    fq: Fq<SimPacket>,
+    /// Per station-TID.
+    tins: Vec<TinId>,
+}
+
+impl FqMac {
+    /// Validated parameters only (the caller checks them).
+    pub(super) fn new(params: FqParams, keys: usize) -> Option<FqMac> {
+        let mut fq = Fq::new(params).ok()?;
+        let tins = (0..keys).map(|_| fq.add_tin()).collect();
+        Some(FqMac { fq, tins })
+    }
+
+    /// Queues a packet in its station-TID's tin; packets the global limits drop (from any
+    /// tin, possibly this packet) go to `on_drop`.
+    pub(super) fn enqueue(
+        &mut self,
+        key: TxqKey,
+        packet: SimPacket,
+        now: Instant,
+        mut on_drop: impl FnMut(SimPacket, DropCause),
+    ) {
+        let result = self.fq.enqueue(self.tins[key.index()], packet, now, |d| {
+            on_drop(d.packet, cause(d.reason))
+        });
+        if let Err(e) = result {
+            debug_assert!(false, "FQ-MAC tin vanished: {:?}", e.error);
+            on_drop(e.packet, DropCause::FqOverlimit);
+        }
+    }
+
+    /// The next packet of the station-TID; CoDel's drops go to `on_drop`.
+    pub(super) fn dequeue(
+        &mut self,
+        key: TxqKey,
+        now: Instant,
+        mut on_drop: impl FnMut(SimPacket, DropCause),
+    ) -> Option<SimPacket> {
+        self.fq
+            .dequeue(self.tins[key.index()], now, |d| {
+                on_drop(d.packet, cause(d.reason))
+            })
+            .ok()
+            .flatten()
+    }
+
+    pub(super) fn has_queue(&self, key: TxqKey) -> bool {
+        self.fq.has_queue(self.tins[key.index()]).unwrap_or(false)
+    }
+
+    pub(super) fn stats(&self) -> FqStats {
+        self.fq.stats()
+    }
+
+    pub(super) fn assert_invariants(&self) {
+        self.fq.assert_invariants();
+    }
+}
+
+/// The MAC layer's reason for an [`Fq`] drop.
+fn cause(reason: DropReason) -> DropCause {
+    match reason {
+        DropReason::Codel => DropCause::FqCodel,
+        // Limits; purges and filters are never asked of the MAC layer here.
+        DropReason::Overlimit
+        | DropReason::Overmemory
+        | DropReason::Purged
+        | DropReason::Filtered => DropCause::FqOverlimit,
+    }
+}

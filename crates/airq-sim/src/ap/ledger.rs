@@ -1,0 +1,141 @@
+//! The transmit path's ledger: every packet's moves between layers and its fate, counted
+//! per station and per AC in one place, so that "enqueued = delivered + dropped +
+//! queued" holds by construction and can be checked against the queues themselves.
+
+use super::stats::{LayerBacklog, StationTxStats};
+use super::txq_key::TxqKey;
+use crate::packet::SimPacket;
+use crate::txpath::{DropCause, TxOutput};
+use airq::{Ac, Tid};
+
+/// The layer a packet leaves when it is dropped or delivered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Layer {
+    /// Refused on arrival (no qdisc, MAC queue stopped).
+    Arrival,
+    Qdisc,
+    Mac,
+    /// Below the MAC layer, with its expected airtime in µs.
+    Driver(u32),
+}
+
+pub(super) struct Ledger {
+    pub(super) stations: Vec<StationTxStats>,
+    pub(super) station_backlog: Vec<LayerBacklog>,
+    pub(super) ac_backlog: [LayerBacklog; Ac::COUNT],
+    /// Per station-TID: packets in the MAC layer.
+    key_mac_packets: Vec<u32>,
+    /// Per AC: station-TIDs with packets in the MAC layer.
+    mac_active: [u32; Ac::COUNT],
+}
+
+impl Ledger {
+    pub(super) fn new(stations: usize) -> Ledger {
+        Ledger {
+            stations: vec![StationTxStats::default(); stations],
+            station_backlog: vec![LayerBacklog::default(); stations],
+            ac_backlog: [LayerBacklog::default(); Ac::COUNT],
+            key_mac_packets: vec![0; stations * Tid::COUNT],
+            mac_active: [0; Ac::COUNT],
+        }
+    }
+
+    /// Station-TIDs of `ac` with packets in the MAC layer.
+    pub(super) fn mac_active_txqs(&self, ac: Ac) -> u32 {
+        self.mac_active[ac.index()]
+    }
+
+    fn both(&mut self, p: &SimPacket) -> (&mut LayerBacklog, &mut LayerBacklog) {
+        (
+            &mut self.station_backlog[usize::from(p.station)],
+            &mut self.ac_backlog[p.tid.ac().index()],
+        )
+    }
+
+    pub(super) fn arrived(&mut self, p: &SimPacket) {
+        let s = &mut self.stations[usize::from(p.station)];
+        s.enqueued_packets += 1;
+        s.enqueued_bytes += u64::from(p.len_bytes);
+    }
+
+    /// A packet entered `layer` (not [`Layer::Arrival`]).
+    pub(super) fn entered(&mut self, layer: Layer, p: &SimPacket) {
+        let bytes = u64::from(p.len_bytes);
+        if let Layer::Mac = layer {
+            let n = &mut self.key_mac_packets[TxqKey::new(p.station, p.tid).index()];
+            if *n == 0 {
+                self.mac_active[p.tid.ac().index()] += 1;
+            }
+            *n += 1;
+        }
+        if let Layer::Driver(_) = layer {
+            let s = &mut self.stations[usize::from(p.station)];
+            s.dequeued_packets += 1;
+            s.dequeued_bytes += bytes;
+        }
+        let (a, b) = self.both(p);
+        for l in [a, b] {
+            match layer {
+                Layer::Arrival => {}
+                Layer::Qdisc => l.qdisc_packets += 1,
+                Layer::Mac => {
+                    l.mac_packets += 1;
+                    l.mac_bytes += bytes;
+                }
+                Layer::Driver(us) => {
+                    l.driver_frames += 1;
+                    l.driver_airtime_us += u64::from(us);
+                }
+            }
+        }
+    }
+
+    /// A packet left `layer` (to the next layer, the receiver or a drop).
+    pub(super) fn left(&mut self, layer: Layer, p: &SimPacket) {
+        let bytes = u64::from(p.len_bytes);
+        if let Layer::Mac = layer {
+            let n = &mut self.key_mac_packets[TxqKey::new(p.station, p.tid).index()];
+            *n -= 1;
+            if *n == 0 {
+                self.mac_active[p.tid.ac().index()] -= 1;
+            }
+        }
+        let (a, b) = self.both(p);
+        for l in [a, b] {
+            match layer {
+                Layer::Arrival => {}
+                Layer::Qdisc => l.qdisc_packets -= 1,
+                Layer::Mac => {
+                    l.mac_packets -= 1;
+                    l.mac_bytes -= bytes;
+                }
+                Layer::Driver(us) => {
+                    l.driver_frames -= 1;
+                    l.driver_airtime_us -= u64::from(us);
+                }
+            }
+        }
+    }
+
+    /// A packet in `layer` was dropped for `cause`: counted and handed to `out`.
+    pub(super) fn drop(
+        &mut self,
+        layer: Layer,
+        p: SimPacket,
+        cause: DropCause,
+        out: &mut TxOutput,
+    ) {
+        self.left(layer, &p);
+        self.stations[usize::from(p.station)].drops.add(cause);
+        out.dropped.push((p, cause));
+    }
+
+    /// A frame below the MAC of `airtime_us` was received by its station.
+    pub(super) fn deliver(&mut self, airtime_us: u32, p: SimPacket, out: &mut TxOutput) {
+        self.left(Layer::Driver(airtime_us), &p);
+        let s = &mut self.stations[usize::from(p.station)];
+        s.delivered_packets += 1;
+        s.delivered_bytes += u64::from(p.len_bytes);
+        out.delivered.push(p);
+    }
+}

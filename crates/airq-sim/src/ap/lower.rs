@@ -1,0 +1,334 @@
+//! The layers below the qdisc that every driver model shares: the MAC queues, the
+//! scheduler over station-TIDs, the AQL gate, each station-TID's BlockAck and retry state
+//! ([`TidTx`]) and the ledger. The driver models ([`super::softmac`],
+//! [`super::firmware`]) decide *when* to pull from the MAC layer and build PPDUs; this
+//! is *how*: dequeue one packet past the AQL gate and charge it, fill an aggregate,
+//! take back a finished PPDU.
+
+use super::aql_gate::AqlGate;
+use super::ledger::{Layer, Ledger};
+use super::mac_layer::MacLayer;
+use super::txq_key::TxqKey;
+use crate::frame::Ppdu;
+use crate::link::{BssConfig, StationLink};
+use crate::packet::{NodeId, SimPacket};
+use crate::tid_tx::{AggregateLimits, Completion, TidTx};
+use crate::txpath::{DropCause, TxOutput};
+use airq::airtime::{AirtimeScheduler, TxqId};
+use airq::phy::Rate;
+use airq::{Ac, Duration, Instant, StationId};
+
+/// Scheduling rounds a driver runs in a row while its hardware (or firmware) queue stays
+/// empty and frames wait above it.
+///
+/// A round can end without serving a TXQ that has data: mac80211's `ieee80211_next_txq`
+/// (and the library's) ends it when the TXQ at the head was already served this round,
+/// which is often a station's empty TXQ kept listed so that it repays its airtime deficit
+/// (`ieee80211_txq_keep_active`), while the stations with data are still refilling their
+/// deficit behind it. A real driver gets its next chance at the next interrupt or
+/// enqueue; with an idle radio there would be none and the frames would wait for new
+/// traffic, so the model runs further rounds at once — each refills every owing station
+/// it passes, so a few suffice unless a station owes a great deal (RX airtime). The cap
+/// only bounds the work of that pathological case.
+pub(super) const IDLE_ROUNDS_MAX: usize = 4096;
+
+pub(super) struct Lower {
+    pub(super) bss: BssConfig,
+    pub(super) links: Vec<StationLink>,
+    pub(super) mac: MacLayer,
+    pub(super) sched: AirtimeScheduler,
+    /// The scheduler's TXQ of each station-TID.
+    pub(super) txqs: Vec<TxqId>,
+    /// The station-TID of each TXQ, by [`TxqId::index`].
+    pub(super) txq_keys: Vec<TxqKey>,
+    pub(super) gate: AqlGate,
+    pub(super) ledger: Ledger,
+    /// Per station-TID.
+    pub(super) tid_tx: Vec<TidTx>,
+    /// Reused for every completion.
+    completion: Completion,
+}
+
+/// What a completion freed, for the driver model.
+pub(super) struct Completed {
+    pub(super) key: TxqKey,
+    /// Frames completed (delivered or dropped), i.e. no longer held below the MAC.
+    pub(super) frames: u32,
+    /// The legacy MAC's queue for the AC was woken.
+    pub(super) woke: bool,
+}
+
+impl Lower {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn new(
+        bss: BssConfig,
+        links: Vec<StationLink>,
+        mac: MacLayer,
+        sched: AirtimeScheduler,
+        txqs: Vec<TxqId>,
+        txq_keys: Vec<TxqKey>,
+        gate: AqlGate,
+    ) -> Lower {
+        let keys = txqs.len();
+        let stations = links.len();
+        Lower {
+            bss,
+            links,
+            mac,
+            sched,
+            txqs,
+            txq_keys,
+            gate,
+            ledger: Ledger::new(stations),
+            tid_tx: (0..keys).map(|_| TidTx::default()).collect(),
+            completion: Completion::default(),
+        }
+    }
+
+    /// Whether PPDUs to this station-TID are A-MPDUs.
+    pub(super) fn aggregates(&self, key: TxqKey) -> bool {
+        self.limits(key).ampdu
+    }
+
+    fn limits(&self, key: TxqKey) -> AggregateLimits {
+        AggregateLimits::new(
+            &self.bss,
+            &self.links[usize::from(key.station())],
+            key.tid(),
+        )
+    }
+
+    /// Starts a scheduling round of `ac` if AQL's per-AC PHY gate allows
+    /// (`ieee80211_txq_schedule_start`); false if it does not, and then no TXQ may be
+    /// served this round.
+    ///
+    /// The gate is checked here rather than by the scheduler: the library's
+    /// `schedule_start`, like mac80211's, sets the round number to 0 on a refusal, so the
+    /// next round is numbered 1 again and a TXQ last served in an old round 1 is taken for
+    /// "already served this round" — an empty round, and with nothing left in flight to
+    /// trigger another one, a stall. The number of active TXQs the cap grows with is
+    /// counted as the station-TIDs with packets in the MAC layer (mac80211 counts the
+    /// TXQs on its list, which also keeps recently active empty ones).
+    pub(super) fn start_round(&mut self, ac: Ac) -> bool {
+        let active = self.ledger.mac_active_txqs(ac);
+        if !self.gate.round_allowed(ac, active) {
+            return false;
+        }
+        self.sched.schedule_start(ac, &mut self.gate);
+        true
+    }
+
+    /// Whether frames of `ac` wait in the MAC layer or in a [`TidTx`] (retries).
+    pub(super) fn holds_frames(&self, ac: Ac) -> bool {
+        let b = &self.ledger.ac_backlog[ac.index()];
+        b.mac_packets > 0 || b.driver_frames > 0
+    }
+
+    pub(super) fn key_of(&self, txq: TxqId) -> TxqKey {
+        self.txq_keys[txq.index()]
+    }
+
+    /// Queues a packet (already out of the qdisc, or without one) in the MAC layer and
+    /// schedules its TXQ (mac80211 `schedule_and_wake_txq`).
+    pub(super) fn mac_enqueue(&mut self, packet: SimPacket, now: Instant, out: &mut TxOutput) {
+        let key = TxqKey::new(packet.station, packet.tid);
+        self.ledger.entered(Layer::Mac, &packet);
+        let Lower { mac, ledger, .. } = self;
+        mac.enqueue(key, packet, now, |p, c| ledger.drop(Layer::Mac, p, c, out));
+        let r = self.sched.return_txq(self.txqs[key.index()], true, now);
+        debug_assert!(r.is_ok(), "{r:?}");
+    }
+
+    /// Hands a TXQ back to the scheduler after serving it; it stays scheduled if the MAC
+    /// layer still holds packets for it, or if `force`.
+    pub(super) fn return_txq(&mut self, key: TxqKey, force: bool, now: Instant) {
+        let has_queue = force || self.mac.has_queue(key);
+        let r = self
+            .sched
+            .return_txq(self.txqs[key.index()], has_queue, now);
+        debug_assert!(r.is_ok(), "{r:?}");
+    }
+
+    /// Takes one packet of the station-TID from the MAC layer into the driver, if the AQL
+    /// gate allows, charging its expected airtime.
+    pub(super) fn pull(
+        &mut self,
+        key: TxqKey,
+        now: Instant,
+        out: &mut TxOutput,
+    ) -> Option<SimPacket> {
+        let rate = self.links[usize::from(key.station())].rate;
+        let Lower {
+            mac, gate, ledger, ..
+        } = self;
+        pull_from_mac(mac, gate, ledger, out, key, &rate, now)
+    }
+
+    /// Builds the station-TID's next PPDU: retries first, then packets pulled from the
+    /// MAC layer through the AQL gate (ath9k's `ath_tx_form_aggr` from `retry_q`, then
+    /// `buf_q` / `ieee80211_tx_dequeue`).
+    pub(super) fn build_from_mac(
+        &mut self,
+        key: TxqKey,
+        now: Instant,
+        out: &mut TxOutput,
+    ) -> Option<Ppdu> {
+        let limits = self.limits(key);
+        let s = key.station();
+        let Lower {
+            bss,
+            links,
+            mac,
+            gate,
+            ledger,
+            tid_tx,
+            ..
+        } = self;
+        let link = &links[usize::from(s)];
+        let rate = link.rate;
+        tid_tx[key.index()].build_ppdu(
+            (NodeId::Ap, NodeId::Sta(s), key.tid()),
+            bss,
+            link,
+            &limits,
+            || pull_from_mac(mac, gate, ledger, out, key, &rate, now),
+        )
+    }
+
+    /// Builds the station-TID's next PPDU from frames the caller already holds below the
+    /// MAC (the firmware's queue).
+    pub(super) fn build_with(
+        &mut self,
+        key: TxqKey,
+        pull: impl FnMut() -> Option<SimPacket>,
+    ) -> Option<Ppdu> {
+        let limits = self.limits(key);
+        let s = key.station();
+        let link = &self.links[usize::from(s)];
+        self.tid_tx[key.index()].build_ppdu(
+            (NodeId::Ap, NodeId::Sta(s), key.tid()),
+            &self.bss,
+            link,
+            &limits,
+            pull,
+        )
+    }
+
+    /// Frames of the station-TID held in its [`TidTx`] (retries, held-over MPDUs).
+    pub(super) fn tid_pending(&self, key: TxqKey) -> usize {
+        self.tid_tx[key.index()].pending_len()
+    }
+
+    /// Takes back a finished PPDU: charges its airtime to the station, delivers and drops
+    /// (at the retry limit) its MPDUs, releases their AQL airtime and, for the legacy
+    /// MAC, their `pending_frames`. `None` if the PPDU is not one of ours (its packets are
+    /// then handed back as dropped, untouched by the ledger).
+    pub(super) fn complete(
+        &mut self,
+        ppdu: Ppdu,
+        airtime: Duration,
+        now: Instant,
+        out: &mut TxOutput,
+    ) -> Option<Completed> {
+        let station = match ppdu.dst {
+            NodeId::Sta(s) if usize::from(s) < self.links.len() && ppdu.src == NodeId::Ap => s,
+            _ => {
+                let dropped = ppdu.mpdus.into_iter().map(|m| m.packet);
+                out.dropped
+                    .extend(dropped.map(|p| (p, DropCause::RetryLimit)));
+                return None;
+            }
+        };
+        let key = TxqKey::new(station, ppdu.tid);
+        let ac = key.ac();
+        let airtime_us = round_to_micros(airtime);
+        let r = self.sched.register_airtime(
+            StationId(u32::from(station)),
+            key.tid(),
+            airtime_us,
+            0,
+            now,
+        );
+        debug_assert!(r.is_ok(), "{r:?}");
+        let stats = &mut self.ledger.stations[usize::from(station)];
+        stats.ppdus += 1;
+        stats.mpdu_transmissions += ppdu.mpdus.len() as u64;
+        stats.tx_airtime_us += u64::from(airtime_us);
+
+        let Lower {
+            bss,
+            links,
+            mac,
+            gate,
+            ledger,
+            tid_tx,
+            completion,
+            ..
+        } = self;
+        tid_tx[key.index()].complete(ppdu, bss.retry_limit, completion);
+        ledger.stations[usize::from(station)].retries += u64::from(completion.retried);
+        completion.retried = 0;
+        let rate = links[usize::from(station)].rate;
+        let (mut released_us, mut frames, mut woke) = (0u32, 0u32, false);
+        for p in completion.delivered.drain(..) {
+            let us = gate.estimate_us(&rate, p.len_bytes, ac);
+            released_us = released_us.saturating_add(us);
+            frames += 1;
+            woke |= mac.frame_done(ac);
+            ledger.deliver(us, p, out);
+        }
+        for p in completion.dropped.drain(..) {
+            let us = gate.estimate_us(&rate, p.len_bytes, ac);
+            released_us = released_us.saturating_add(us);
+            frames += 1;
+            woke |= mac.frame_done(ac);
+            ledger.drop(Layer::Driver(us), p, DropCause::RetryLimit, out);
+        }
+        gate.complete(station, ac, released_us, now, mac.has_queue(key));
+        Some(Completed { key, frames, woke })
+    }
+
+    /// Charges RX airtime of a PPDU received from `station` on `tid`.
+    pub(super) fn register_rx_airtime(
+        &mut self,
+        station: u16,
+        tid: airq::Tid,
+        airtime: Duration,
+        now: Instant,
+    ) {
+        let us = round_to_micros(airtime);
+        self.ledger.stations[usize::from(station)].rx_airtime_us += u64::from(us);
+        let r = self
+            .sched
+            .register_airtime(StationId(u32::from(station)), tid, 0, us, now);
+        debug_assert!(r.is_ok(), "{r:?}");
+    }
+}
+
+/// One packet from the MAC layer to the driver: the AQL gate, the dequeue (CoDel's drops
+/// to `out`), the AQL charge and the ledger.
+fn pull_from_mac(
+    mac: &mut MacLayer,
+    gate: &mut AqlGate,
+    ledger: &mut Ledger,
+    out: &mut TxOutput,
+    key: TxqKey,
+    rate: &Rate,
+    now: Instant,
+) -> Option<SimPacket> {
+    let (station, ac) = (key.station(), key.ac());
+    if !gate.may_dequeue(station, ac, now) {
+        return None;
+    }
+    let packet = mac.dequeue(key, now, |p, c| ledger.drop(Layer::Mac, p, c, out))?;
+    ledger.left(Layer::Mac, &packet);
+    let us = gate.estimate_us(rate, packet.len_bytes, ac);
+    gate.charge(station, ac, us);
+    ledger.entered(Layer::Driver(us), &packet);
+    Some(packet)
+}
+
+/// Airtime in whole microseconds, rounded to nearest, saturating at `u32::MAX`.
+fn round_to_micros(d: Duration) -> u32 {
+    u32::try_from(d.as_nanos().saturating_add(500) / 1000).unwrap_or(u32::MAX)
+}

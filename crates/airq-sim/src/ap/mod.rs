@@ -1,0 +1,55 @@
+//! The AP's transmit path, each queueing layer of DESIGN.md's data path selectable:
+//!
+//! ```text
+//! enqueue ─► [qdisc]   pfifo_fast | fq_codel | none       (mq: one instance per AC)
+//!         ─► [MAC]     legacy per-TID FIFOs (ath9k ≤ 4.10) | FQ-MAC (airq::Fq)
+//!         ─► [sched]   round robin | airtime DRR (airq::airtime)
+//!         ─► [AQL]     off | kernel limits | self-tuning (airq::aql)
+//!         ─► [driver]  softmac (ath9k: ≤ 2 A-MPDUs per AC in hardware)
+//!                      | firmware (ath10k: ≤ 1424 frames, its own round robin)
+//!         ─► TxPath: has_frames / next_ppdu / tx_done ◄─ the channel
+//! ```
+//!
+//! Backpressure runs upward as in Linux: the legacy MAC stops an AC's queue once it holds
+//! more than `txq_max_pending` frames, and the qdisc then keeps the packets; FQ-MAC never
+//! stops it, so with FQ-MAC the qdisc is normally `none`. Below the MAC, the driver model
+//! decides when to pull: when its hardware queue has room (softmac) or its firmware queue
+//! takes frames (firmware), through the scheduler and the AQL gate. Each station-TID's
+//! BlockAck window and retries are a [`TidTx`](crate::tid_tx::TidTx), in either driver.
+//! Completed PPDUs charge the scheduler with their airtime and release AQL.
+//!
+//! Per packet the work is O(1) apart from the FQ limits' fattest-flow search and the
+//! scheduler's rotation past stations that may not send: every table is indexed by
+//! station × TID ([`TxqKey`]) and nothing scans the stations.
+//!
+//! [`ApConfig`] chooses the layers ([`ApConfig::preset`] names the seeds' comparisons),
+//! [`ApTx`] is the state, [`stats`] the statistics.
+
+mod ap_tx;
+mod aql_gate;
+pub mod config;
+mod error;
+mod firmware;
+mod fq_mac;
+mod ledger;
+mod legacy_mac;
+mod lower;
+mod mac_layer;
+pub mod pfifo_fast;
+pub mod preset;
+mod qdisc;
+mod softmac;
+pub mod stats;
+mod txq_key;
+
+#[cfg(test)]
+mod tests;
+
+pub use ap_tx::ApTx;
+pub use config::{
+    ApConfig, AqlConfig, DriverConfig, MacConfig, QdiscConfig, SchedulerConfig, StationWeight,
+};
+pub use error::{ApConfigError, ApEnqueueError, UnknownStation};
+pub use preset::PRESET_NAMES;
+pub use stats::{ApBacklog, DropCounts, LayerBacklog, StationTxStats};
+pub use txq_key::TxqKey;

@@ -1,0 +1,206 @@
+//! A softmac driver, modelled on ath9k (`drivers/net/wireless/ath/ath9k/xmit.c`): the
+//! driver builds each aggregate itself and queues it to the hardware queue of its AC,
+//! keeping that queue just deep enough to never idle the radio — at most
+//! `ATH_AGGR_MIN_QDEPTH` (2) A-MPDUs, counted from queueing until completion
+//! (`txq->axq_ampdu_depth`), or `ATH_NON_AGGR_MIN_QDEPTH` (8) PPDUs for a non-aggregated
+//! frame (`txq->axq_depth`) (`ath_tx_sched_aggr`). Everything else waits above, in the
+//! MAC layer, where the queue management is.
+//!
+//! Whenever the hardware queue may have room — after an enqueue and after each
+//! completion (`ath_txq_schedule` from `ath_tx_start` and the TX tasklet) — the driver
+//! runs one scheduling round of the AC: it asks the scheduler for the next TXQ, builds one
+//! aggregate for that station-TID from its retries and then from the MAC layer, hands the
+//! TXQ back, and goes on until the hardware queue is full or the round ends
+//! (`ieee80211_txq_schedule_start` / `ieee80211_next_txq` / `ieee80211_return_txq`).
+//!
+//! Retries stay with their TXQ: a station-TID holding MPDUs that failed (or did not fit
+//! its last aggregate) is handed back to the scheduler as having data (ath9k's
+//! `ieee80211_return_txq(hw, queue, force = !skb_queue_empty(&tid->retry_q))`), and its
+//! next aggregate starts with them. With AQL on, that alone could deadlock: a station
+//! whose pending airtime is all in retries that the AQL gate keeps the scheduler from
+//! serving would never complete them. Hardware with AQL (mt76, ath10k firmware) retries
+//! below the gate, so here too a station-TID with retries and nothing in the hardware
+//! queue gets a PPDU of its retries alone after each scheduling round, ungated.
+
+use super::lower::{Lower, IDLE_ROUNDS_MAX};
+use super::txq_key::TxqKey;
+use crate::frame::Ppdu;
+use crate::txpath::TxOutput;
+use airq::{Ac, Instant};
+use std::collections::VecDeque;
+
+pub(super) struct Softmac {
+    aggr_min_qdepth: u32,
+    non_aggr_min_qdepth: u32,
+    /// Per AC: PPDUs built, not yet taken by the channel.
+    hw: [VecDeque<Ppdu>; Ac::COUNT],
+    /// Per AC: PPDUs queued or on the air, until completion (`axq_depth`).
+    depth: [u32; Ac::COUNT],
+    /// Per AC: of which A-MPDUs (`axq_ampdu_depth`).
+    ampdu_depth: [u32; Ac::COUNT],
+    /// Per AC: station-TIDs with frames waiting in their [`TidTx`](crate::tid_tx::TidTx).
+    retry_ready: [VecDeque<TxqKey>; Ac::COUNT],
+    /// Per station-TID: on its AC's `retry_ready` list.
+    in_retry_ready: Vec<bool>,
+    /// Per station-TID: PPDUs queued or on the air.
+    in_hw: Vec<u32>,
+    /// AQL is on: retries may be stranded (keep `retry_ready`).
+    aql: bool,
+}
+
+impl Softmac {
+    pub(super) fn new(
+        aggr_min_qdepth: u32,
+        non_aggr_min_qdepth: u32,
+        keys: usize,
+        aql: bool,
+    ) -> Softmac {
+        Softmac {
+            aggr_min_qdepth,
+            non_aggr_min_qdepth,
+            hw: Default::default(),
+            depth: [0; Ac::COUNT],
+            ampdu_depth: [0; Ac::COUNT],
+            retry_ready: Default::default(),
+            in_retry_ready: vec![false; keys],
+            in_hw: vec![0; keys],
+            aql,
+        }
+    }
+
+    pub(super) fn has_frames(&self, ac: Ac) -> bool {
+        !self.hw[ac.index()].is_empty()
+    }
+
+    /// The head of the AC's hardware queue; it stays counted in the depth until done.
+    pub(super) fn next_ppdu(&mut self, ac: Ac) -> Option<Ppdu> {
+        self.hw[ac.index()].pop_front()
+    }
+
+    /// PPDUs queued or on the air in `ac`.
+    pub(super) fn depth(&self, ac: Ac) -> u32 {
+        self.depth[ac.index()]
+    }
+
+    /// A-MPDUs queued or on the air in `ac`.
+    pub(super) fn ampdu_depth(&self, ac: Ac) -> u32 {
+        self.ampdu_depth[ac.index()]
+    }
+
+    /// MPDUs in PPDUs built and not yet taken by the channel, over all ACs.
+    pub(super) fn queued_mpdus(&self) -> usize {
+        self.hw.iter().flatten().map(|p| p.mpdus.len()).sum()
+    }
+
+    /// A PPDU of `ac` to the station-TID completed.
+    pub(super) fn completed(&mut self, key: TxqKey, ac: Ac, aggregate: bool) {
+        let i = ac.index();
+        self.in_hw[key.index()] = self.in_hw[key.index()].saturating_sub(1);
+        debug_assert!(self.depth[i] > 0, "completion without a queued PPDU");
+        self.depth[i] = self.depth[i].saturating_sub(1);
+        if aggregate {
+            self.ampdu_depth[i] = self.ampdu_depth[i].saturating_sub(1);
+        }
+    }
+
+    /// Puts the station-TID on its AC's retry list if its
+    /// [`TidTx`](crate::tid_tx::TidTx) holds frames (AQL on).
+    pub(super) fn note_pending(&mut self, lower: &Lower, key: TxqKey) {
+        if self.aql && lower.tid_pending(key) > 0 && !self.in_retry_ready[key.index()] {
+            self.in_retry_ready[key.index()] = true;
+            self.retry_ready[key.ac().index()].push_back(key);
+        }
+    }
+
+    /// Whether a PPDU of this kind may be queued in `ac` now.
+    fn room(&self, ac: Ac, aggregate: bool) -> bool {
+        let i = ac.index();
+        if aggregate {
+            self.ampdu_depth[i] < self.aggr_min_qdepth
+        } else {
+            self.depth[i] < self.non_aggr_min_qdepth
+        }
+    }
+
+    fn any_room(&self, ac: Ac) -> bool {
+        self.room(ac, true) || self.room(ac, false)
+    }
+
+    fn push(&mut self, key: TxqKey, ppdu: Ppdu) {
+        self.in_hw[key.index()] += 1;
+        let i = ppdu.ac.index();
+        self.depth[i] += 1;
+        if ppdu.aggregate {
+            self.ampdu_depth[i] += 1;
+        }
+        self.hw[i].push_back(ppdu);
+    }
+
+    /// Fills the AC's hardware queue: one scheduling round, then (AQL on) retries that
+    /// the gate would otherwise strand — and more rounds while the hardware queue is
+    /// still empty but frames wait above it (see [`super::lower::IDLE_ROUNDS_MAX`]).
+    pub(super) fn fill(&mut self, lower: &mut Lower, ac: Ac, now: Instant, out: &mut TxOutput) {
+        for _ in 0..IDLE_ROUNDS_MAX {
+            if self.any_room(ac) {
+                self.round(lower, ac, now, out);
+            }
+            if self.aql {
+                self.send_stranded_retries(lower, ac);
+            }
+            if self.depth[ac.index()] > 0 || !lower.holds_frames(ac) {
+                return;
+            }
+        }
+    }
+
+    fn round(&mut self, lower: &mut Lower, ac: Ac, now: Instant, out: &mut TxOutput) {
+        if !lower.start_round(ac) {
+            return;
+        }
+        while self.any_room(ac) {
+            let Lower { sched, gate, .. } = lower;
+            let Some(txq) = sched.next_txq(ac, gate, now) else {
+                break;
+            };
+            let key = lower.key_of(txq);
+            if !self.room(ac, lower.aggregates(key)) {
+                // ath9k's `stop`: the other kind of PPDU still has room, this one not.
+                self.return_txq(lower, key, now);
+                break;
+            }
+            if let Some(ppdu) = lower.build_from_mac(key, now, out) {
+                self.push(key, ppdu);
+            }
+            self.note_pending(lower, key);
+            self.return_txq(lower, key, now);
+        }
+    }
+
+    /// Hands the TXQ back, forced to stay scheduled while it holds retries.
+    fn return_txq(&self, lower: &mut Lower, key: TxqKey, now: Instant) {
+        let force = lower.tid_pending(key) > 0;
+        lower.return_txq(key, force, now);
+    }
+
+    /// A PPDU of its retries alone for each station-TID that has some and nothing in the
+    /// hardware queue.
+    fn send_stranded_retries(&mut self, lower: &mut Lower, ac: Ac) {
+        let i = ac.index();
+        for _ in 0..self.retry_ready[i].len() {
+            let Some(&key) = self.retry_ready[i].front() else {
+                break;
+            };
+            if !self.room(ac, lower.aggregates(key)) {
+                break;
+            }
+            self.retry_ready[i].pop_front();
+            self.in_retry_ready[key.index()] = false;
+            if self.in_hw[key.index()] == 0 {
+                if let Some(ppdu) = lower.build_with(key, || None) {
+                    self.push(key, ppdu);
+                }
+            }
+            self.note_pending(lower, key);
+        }
+    }
+}
