@@ -1,7 +1,7 @@
 //! What a run measures: per station, per flow, for the channel and for the simulator
 //! itself. Everything here is counted as it happens in the simulation.
 
-use crate::txpath::{DropCause, QueueDepth};
+use crate::txpath::DropCause;
 use airq::Duration;
 
 /// Per-station counters; "down" is AP → station, "up" station → AP.
@@ -76,6 +76,17 @@ impl ChannelMetrics {
     pub fn idle(&self, duration: Duration) -> Duration {
         duration.saturating_sub(self.busy + self.collision)
     }
+}
+
+/// How much the AP holds at each layer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QueueDepth {
+    /// Packets in the qdisc and the MAC layer's queues (mac80211's backlog).
+    pub queued_packets: u64,
+    /// Frames handed to the driver or firmware, not yet completed.
+    pub driver_frames: u64,
+    /// Their expected airtime.
+    pub driver_airtime: Duration,
 }
 
 /// One point of the time series, taken every sampling step.

@@ -2,17 +2,18 @@
 //! server, the AP's transmit path, the stations' FIFOs, and the medium their EDCA
 //! functions contend for. Integer nanoseconds throughout; one root seed.
 
+use crate::ap::{ApConfig, ApConfigError, ApTx};
 use crate::edca::EdcaAcParams;
 use crate::event::EventQueue;
 use crate::frame::Ppdu;
 use crate::link::{BssConfig, StationLink};
 use crate::medium::{Access, EdcafId, Medium};
-use crate::metrics::{Metrics, Sample, StationMetrics};
+use crate::metrics::{Metrics, QueueDepth, Sample, StationMetrics};
 use crate::packet::{FlowIndex, NodeId, SimPacket};
 use crate::rng::{RngRoot, RngStream};
 use crate::station::{StationTx, STATION_QUEUE_PACKETS};
 use crate::traffic::{Direction, FlowSpec, Load};
-use crate::txpath::{ApPath, DropCause, TxOutput, TxPath};
+use crate::txpath::{DropCause, TxOutput, TxPath};
 use airq::phy::{ack_duration, block_ack_duration, control_frame_duration, mac_frame};
 use airq::{Ac, Duration, Ecn, Instant};
 
@@ -102,12 +103,47 @@ struct FlowState {
     queued: u32,
 }
 
-/// A simulation of one BSS whose AP transmit path is `A`.
-pub struct Sim<A> {
+/// A scenario the simulator cannot run.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SimError {
+    Ap(ApConfigError),
+    /// A flow names a station the BSS does not have.
+    UnknownStation {
+        flow: usize,
+        station: u16,
+        stations: usize,
+    },
+    /// A CBR flow with a zero rate.
+    ZeroRate {
+        flow: usize,
+    },
+}
+
+impl std::fmt::Display for SimError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SimError::Ap(e) => write!(f, "AP configuration: {e}"),
+            SimError::UnknownStation {
+                flow,
+                station,
+                stations,
+            } => write!(
+                f,
+                "flow {flow} is for station {station}, but the BSS has {stations} stations"
+            ),
+            SimError::ZeroRate { flow } => write!(f, "flow {flow}: a CBR rate must be above 0"),
+        }
+    }
+}
+
+impl std::error::Error for SimError {}
+
+/// A simulation of one BSS.
+pub struct Sim {
     now: Instant,
     events: EventQueue<Event>,
     scenario: BssScenario,
-    ap: A,
+    ap: ApTx,
     stations: Vec<StationTx>,
     medium: Medium,
     error_rngs: Vec<RngStream>,
@@ -126,8 +162,23 @@ pub struct Sim<A> {
     metrics: Metrics,
 }
 
-impl<A: ApPath> Sim<A> {
-    pub fn new(scenario: BssScenario, ap: A) -> Sim<A> {
+impl Sim {
+    /// A simulation of `scenario` with an AP configured as `ap`.
+    pub fn new(scenario: BssScenario, ap: &ApConfig) -> Result<Sim, SimError> {
+        let stations_count = scenario.stations.len();
+        for (flow, spec) in scenario.flows.iter().enumerate() {
+            if usize::from(spec.station) >= stations_count {
+                return Err(SimError::UnknownStation {
+                    flow,
+                    station: spec.station,
+                    stations: stations_count,
+                });
+            }
+            if spec.load == (Load::Cbr { rate_bps: 0 }) {
+                return Err(SimError::ZeroRate { flow });
+            }
+        }
+        let ap = ApTx::new(ap, &scenario.bss, &scenario.stations).map_err(SimError::Ap)?;
         let root = RngRoot::new(scenario.seed);
         let n = scenario.stations.len();
         let bss = &scenario.bss;
@@ -192,7 +243,7 @@ impl<A: ApPath> Sim<A> {
             stations: vec![StationMetrics::default(); n],
             ..Metrics::default()
         };
-        Sim {
+        Ok(Sim {
             now: Instant::ZERO,
             events,
             scenario,
@@ -212,14 +263,14 @@ impl<A: ApPath> Sim<A> {
             winners: Vec::new(),
             internal: Vec::new(),
             metrics,
-        }
+        })
     }
 
     pub fn now(&self) -> Instant {
         self.now
     }
 
-    pub fn ap(&self) -> &A {
+    pub fn ap(&self) -> &ApTx {
         &self.ap
     }
 
@@ -273,13 +324,14 @@ impl<A: ApPath> Sim<A> {
                 self.update_access(node);
             }
             Event::ArriveAtAp(packet) => {
-                self.ap.enqueue(packet, self.now, &mut self.out);
+                self.ap_enqueue(packet);
                 self.drain_out();
                 self.update_access(NodeId::Ap);
             }
             Event::Sample => {
                 let step = self.scenario.sample_step.expect("sampling on");
                 self.events.schedule(self.now + step, Event::Sample);
+                let ap = self.ap_depth();
                 let m = &mut self.metrics;
                 m.series.push(Sample {
                     at: self.now - Instant::ZERO,
@@ -289,10 +341,25 @@ impl<A: ApPath> Sim<A> {
                         .map(|s| s.rx_bytes_down + s.rx_bytes_up)
                         .collect(),
                     airtime: m.stations.iter().map(StationMetrics::airtime).collect(),
-                    ap: self.ap.depth(),
+                    ap,
                 });
             }
         }
+    }
+
+    fn ap_depth(&self) -> QueueDepth {
+        let total = self.ap.backlog().total();
+        QueueDepth {
+            queued_packets: total.qdisc_packets + total.mac_packets,
+            driver_frames: total.driver_frames,
+            driver_airtime: Duration::from_micros(total.driver_airtime_us),
+        }
+    }
+
+    /// Hands a downlink packet to the AP.
+    fn ap_enqueue(&mut self, packet: SimPacket) {
+        let result = self.ap.enqueue(packet, self.now, &mut self.out);
+        debug_assert!(result.is_ok(), "flows are checked against the stations");
     }
 
     fn sender(&self, flow: u32) -> NodeId {
@@ -361,7 +428,7 @@ impl<A: ApPath> Sim<A> {
                 let packet = self.make_packet(f);
                 self.flows[f as usize].queued += 1;
                 match node {
-                    NodeId::Ap => self.ap.enqueue(packet, self.now, &mut self.out),
+                    NodeId::Ap => self.ap_enqueue(packet),
                     NodeId::Sta(s) => {
                         self.stations[s as usize].enqueue(packet, self.now, &mut self.out)
                     }
@@ -581,6 +648,7 @@ impl<A: ApPath> Sim<A> {
                 m.collisions += 1;
             }
             let node = ppdu.src;
+            let tid = ppdu.tid;
             tx_path(&mut self.ap, &mut self.stations, node).tx_done(
                 ppdu,
                 a.airtime,
@@ -600,7 +668,8 @@ impl<A: ApPath> Sim<A> {
             }
             self.drain_out();
             if uplink {
-                self.ap.register_rx_airtime(station, a.airtime, now);
+                let result = self.ap.register_rx_airtime(station, tid, a.airtime, now);
+                debug_assert!(result.is_ok(), "stations are the AP's");
             }
             self.refill(node);
             self.update_access(node);
@@ -611,8 +680,8 @@ impl<A: ApPath> Sim<A> {
 }
 
 /// The transmit path of `node`.
-fn tx_path<'a, A: ApPath>(
-    ap: &'a mut A,
+fn tx_path<'a>(
+    ap: &'a mut ApTx,
     stations: &'a mut [StationTx],
     node: NodeId,
 ) -> &'a mut dyn TxPath {

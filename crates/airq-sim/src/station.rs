@@ -101,6 +101,7 @@ impl TxPath for StationTx {
         let tid = usize::from(ppdu.tid.get());
         let c = &mut self.completion;
         self.tids[tid].complete(ppdu, self.bss.retry_limit, c);
+        c.retried = 0;
         out.delivered.append(&mut c.delivered);
         out.dropped
             .extend(c.dropped.drain(..).map(|p| (p, DropCause::RetryLimit)));

@@ -47,6 +47,8 @@ pub struct Completion {
     pub delivered: Vec<SimPacket>,
     /// Dropped at the retry limit.
     pub dropped: Vec<SimPacket>,
+    /// MPDUs that failed and wait for another try (the caller resets it).
+    pub retried: u32,
 }
 
 /// Transmit state of one receiver-TID.
@@ -177,6 +179,7 @@ impl TidTx {
             if mpdu.retries >= retry_limit {
                 out.dropped.push(mpdu.packet);
             } else {
+                out.retried += 1;
                 failed.push(mpdu);
             }
         }

@@ -75,29 +75,3 @@ pub trait TxPath {
     /// RTS/CTS if used). Received packets go to `out.delivered`.
     fn tx_done(&mut self, ppdu: Ppdu, airtime: Duration, now: Instant, out: &mut TxOutput);
 }
-
-/// The AP's transmit path: a [`TxPath`] that also takes packets from the wired side and
-/// hears how much airtime each station's uplink used.
-pub trait ApPath: TxPath {
-    /// A downlink packet for station `packet.station` arrived from the wired side.
-    fn enqueue(&mut self, packet: SimPacket, now: Instant, out: &mut TxOutput);
-
-    /// The AP received a PPDU from `station` that took `airtime` (RX airtime fairness).
-    fn register_rx_airtime(&mut self, station: u16, airtime: Duration, now: Instant);
-
-    /// What the AP holds now, for the time series.
-    fn depth(&self) -> QueueDepth {
-        QueueDepth::default()
-    }
-}
-
-/// How much an AP holds at each layer.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct QueueDepth {
-    /// Packets in the qdisc and the MAC layer's queues (mac80211 backlog).
-    pub queued_packets: u64,
-    /// Frames handed to the driver or firmware, not yet completed.
-    pub driver_frames: u64,
-    /// Their expected airtime.
-    pub driver_airtime: Duration,
-}

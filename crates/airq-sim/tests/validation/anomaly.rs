@@ -18,9 +18,9 @@
 //! against here; this model uses the same timings as the simulator.)
 
 use crate::bianchi::bianchi_tau;
-use crate::support::ReceiveOnlyAp;
 use airq::phy::{ack_duration, DsssDataRate, DsssPreamble, Rate};
 use airq::{Duration, Instant};
+use airq_sim::ap::ApConfig;
 use airq_sim::edca::EdcaParams;
 use airq_sim::frame::MPDU_OVERHEAD_BYTES;
 use airq_sim::link::{BssConfig, StationLink};
@@ -80,8 +80,9 @@ fn simulate(n: u16, seconds: u64) -> Vec<f64> {
         .collect();
     let mut sim = Sim::new(
         BssScenario::new(bss(), stations, flows),
-        ReceiveOnlyAp::default(),
-    );
+        &ApConfig::preset("fifo").unwrap(),
+    )
+    .unwrap();
     sim.run_until(Instant::ZERO + Duration::from_secs(seconds));
     let m = sim.metrics();
     m.stations

@@ -5,9 +5,9 @@
 //! simulator uses: T_s = PPDU + SIFS + Ack + DIFS; T_c = PPDU + EIFS (the bystanders'
 //! EIFS, which the colliders' Ack timeout matches in the model).
 
-use crate::support::ReceiveOnlyAp;
 use airq::phy::{ack_duration, DsssDataRate, DsssPreamble, Rate};
 use airq::{Duration, Instant};
+use airq_sim::ap::ApConfig;
 use airq_sim::edca::EdcaParams;
 use airq_sim::frame::MPDU_OVERHEAD_BYTES;
 use airq_sim::link::{BssConfig, StationLink};
@@ -73,8 +73,9 @@ fn simulate(rate: Rate, n: u16, seconds: u64) -> f64 {
         .collect();
     let mut sim = Sim::new(
         BssScenario::new(bss, stations, flows),
-        ReceiveOnlyAp::default(),
-    );
+        &ApConfig::preset("fifo").unwrap(),
+    )
+    .unwrap();
     sim.run_until(Instant::ZERO + Duration::from_secs(seconds));
     let m = sim.metrics();
     let bytes: u64 = m.stations.iter().map(|s| s.rx_bytes_up).sum();

@@ -1,9 +1,9 @@
 //! Same scenario and seed ⇒ identical results; another seed ⇒ different ones.
 
-use crate::support::ReceiveOnlyAp;
 use airq::phy::Band;
 use airq::phy::{ChannelWidth, GuardInterval, Rate};
 use airq::{Duration, Instant};
+use airq_sim::ap::ApConfig;
 use airq_sim::link::{BssConfig, StationLink};
 use airq_sim::metrics::Metrics;
 use airq_sim::sim::{BssScenario, Sim};
@@ -29,7 +29,7 @@ fn run(seed: u64) -> Metrics {
     });
     let mut scenario = BssScenario::new(BssConfig::ofdm(Band::Ghz5), stations, flows);
     scenario.seed = seed;
-    let mut sim = Sim::new(scenario, ReceiveOnlyAp::default());
+    let mut sim = Sim::new(scenario, &ApConfig::preset("fifo").unwrap()).unwrap();
     sim.run_until(Instant::ZERO + Duration::from_secs(5));
     sim.metrics().clone()
 }

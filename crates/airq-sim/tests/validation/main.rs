@@ -4,4 +4,4 @@
 mod anomaly;
 mod bianchi;
 mod determinism;
-mod support;
+mod udp_flood;
