@@ -150,6 +150,8 @@ pub struct Sim {
     flows: Vec<FlowState>,
     /// Saturated flows by sending node.
     saturated_by_node: Vec<Vec<u32>>,
+    /// Per node, the flow its next top-up starts with.
+    refill_cursor: Vec<usize>,
     on_air: Vec<OnAir>,
     collision: bool,
     contend_gen: u64,
@@ -252,6 +254,7 @@ impl Sim {
             medium,
             error_rngs,
             flows,
+            refill_cursor: vec![0; saturated_by_node.len()],
             saturated_by_node,
             on_air: Vec::new(),
             collision: false,
@@ -413,20 +416,31 @@ impl Sim {
         }
     }
 
-    /// Tops up the saturated flows sent by `node`.
+    /// Tops up the saturated flows sent by `node`, one packet per flow in turn (from a
+    /// rotating first flow), as senders offering the same rate would fill a shared
+    /// queue. The first drop ends the top-up: the queue is full, and the next departure
+    /// will make room again — so a full queue costs one drop per departure, not a churn.
     fn refill(&mut self, node: NodeId) {
-        for k in 0..self.saturated_by_node[node.index()].len() {
-            let f = self.saturated_by_node[node.index()][k];
-            let state = &self.flows[f as usize];
-            let Load::Saturated { backlog_packets } = state.spec.load else {
-                continue;
-            };
-            if !state.spec.active_at(self.now) {
-                continue;
-            }
-            while self.flows[f as usize].queued < backlog_packets {
+        let n = self.saturated_by_node[node.index()].len();
+        if n == 0 {
+            return;
+        }
+        let start = self.refill_cursor[node.index()] % n;
+        self.refill_cursor[node.index()] = start + 1;
+        loop {
+            let mut added = false;
+            for k in 0..n {
+                let f = self.saturated_by_node[node.index()][(start + k) % n];
+                let state = &self.flows[f as usize];
+                let Load::Saturated { backlog_packets } = state.spec.load else {
+                    continue;
+                };
+                if state.queued >= backlog_packets || !state.spec.active_at(self.now) {
+                    continue;
+                }
                 let packet = self.make_packet(f);
                 self.flows[f as usize].queued += 1;
+                added = true;
                 match node {
                     NodeId::Ap => self.ap_enqueue(packet),
                     NodeId::Sta(s) => {
@@ -435,8 +449,11 @@ impl Sim {
                 }
                 if !self.out.dropped.is_empty() {
                     self.drain_out();
-                    break; // the sender's queue is full: try again when it drains
+                    return;
                 }
+            }
+            if !added {
+                return;
             }
         }
     }
@@ -449,6 +466,7 @@ impl Sim {
         }
         for (packet, cause) in out.dropped.drain(..) {
             self.left_sender(&packet);
+
             self.metrics.stations[packet.station as usize].drops[cause as usize] += 1;
         }
         self.out = out;

@@ -2,7 +2,8 @@
 //! downlink (server → station) or uplink (station → server). A saturated flow keeps a
 //! fixed number of its packets queued at its sender (the AP for downlink, the station for
 //! uplink), topped up as they leave: the sender never runs dry, as in Bianchi's
-//! saturation model, without simulating an offered load far above capacity.
+//! saturation model, without simulating an offered load far above capacity. A backlog
+//! larger than the sender's queue keeps that queue full (one drop per departure).
 
 use airq::{Duration, Instant, Tid};
 
@@ -19,7 +20,8 @@ pub enum Direction {
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Load {
-    /// Keep `backlog_packets` packets queued at the sender.
+    /// Keep `backlog_packets` packets queued at the sender (fewer while its queue is
+    /// full).
     Saturated { backlog_packets: u32 },
     /// Constant bit rate of IP packets.
     Cbr { rate_bps: u64 },
@@ -45,7 +47,7 @@ impl FlowSpec {
             station,
             direction,
             load: Load::Saturated {
-                backlog_packets: 256,
+                backlog_packets: 2048,
             },
             payload_bytes: 1472,
             tid: Tid::new(0).expect("TID 0"),
