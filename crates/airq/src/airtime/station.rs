@@ -37,8 +37,6 @@ impl StationAirtime {
         }
     }
 
-    /// Whether the station was active in this AC within `window` of `now`
-    /// (`ieee80211_sta_keep_active`: `last_active + HZ/10`, i.e. 100 ms).
     /// Whether the effective deficit — the deficit minus airtime pending below the MAC
     /// (mac80211 `ieee80211_sta_deficit`) — is negative.
     #[inline]
@@ -53,6 +51,8 @@ impl StationAirtime {
         a.refills += 1;
     }
 
+    /// Whether the station was active in this AC within `window` of `now`
+    /// (`ieee80211_sta_keep_active`: `last_active + HZ/10`, i.e. 100 ms).
     pub(super) fn keep_active(&self, ac: Ac, now: Instant, window: Duration) -> bool {
         self.ac[ac.index()]
             .last_active
