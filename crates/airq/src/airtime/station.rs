@@ -9,6 +9,8 @@ pub(super) struct StationAirtime {
     /// DRR quantum in µs added at each refill (`sta->airtime_weight`).
     pub(super) weight_us: u32,
     pub(super) ac: [AcAirtime; Ac::COUNT],
+    /// The group it belongs to (index), if any.
+    pub(super) group: Option<u32>,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -34,6 +36,7 @@ impl StationAirtime {
             id,
             weight_us,
             ac: [ac; Ac::COUNT],
+            group: None,
         }
     }
 
@@ -62,6 +65,7 @@ impl StationAirtime {
 
 /// A snapshot of one station's airtime accounting (what `iw station dump` shows as
 /// `airtime weight`, `tx duration`, `rx duration`, and debugfs `airtime` per AC).
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StationAirtimeStats {
     pub station: StationId,

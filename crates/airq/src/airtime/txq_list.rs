@@ -6,13 +6,13 @@
 //! most often — the head, refilled, to the tail (several times per decision with a
 //! 256 µs weight against millisecond aggregates) — is one store.
 //!
-//! The list is generic over [`LinkArena`], the arena that holds its entries' links, so
-//! that it can also link other nodes than TXQs (groups of stations) through their own
-//! arenas. A TXQ's entry is its index.
+//! With groups the same list links groups too ([`Node`](super::node::Node)), through
+//! whichever arena holds their links: the list is generic over [`LinkArena`]. A TXQ's
+//! entry is its index, so a list of TXQs alone is the same in both uses.
 
 use super::txq::{Txq, TxqId};
 
-const NIL: u32 = u32::MAX;
+pub(super) const NIL: u32 = u32::MAX;
 
 /// Where the links of a list's entries live: the TXQ arena, or (in a hierarchy) the TXQ,
 /// station and group arenas together.
@@ -84,6 +84,10 @@ impl TxqList {
     #[inline]
     pub(super) fn head_entry(&self) -> Option<u32> {
         (self.head != NIL).then_some(self.head)
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.head == NIL
     }
 
     /// Inserts before the head, i.e. at the tail of the circle.
