@@ -7,7 +7,7 @@ use super::limit::LimitBucket;
 use super::node::Node;
 use super::scheduler::AirtimeScheduler;
 use super::txq_list::{Links, TxqList};
-use super::{check_weight, SchedError};
+use super::{check_weight, SchedError, SchedulingMode};
 use crate::ids::{Ac, StationId};
 use crate::time::Instant;
 use alloc::vec::Vec;
@@ -47,14 +47,14 @@ pub enum GroupMode {
     Limit,
 }
 
-/// A group's state per AC.
+/// A group's state per lane — per AC, or one lane for all ACs in station-first mode.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct GroupLane {
     /// DRR credit in µs, refilled by the group's weight; starts at the weight.
     pub(super) deficit_us: i32,
     pub(super) refills: u64,
-    /// Its members that have something scheduled: its stations' TXQs and its
-    /// subgroups.
+    /// Its members that have something scheduled: TXQs (stations, in station-first
+    /// mode) and subgroups.
     pub(super) list: TxqList,
     /// Its place on its parent's list.
     pub(super) links: Links,
@@ -101,7 +101,8 @@ pub struct GroupStats {
     /// Per AC: airtime charged to the group's deficit (its stations', and its
     /// subgroups'), µs.
     pub airtime_us: [u64; Ac::COUNT],
-    /// Per AC: the DRR deficit, µs.
+    /// Per AC: the DRR deficit, µs. In station-first mode a group has one deficit for
+    /// all ACs; every entry shows it (and `refills` likewise).
     pub deficit_us: [i32; Ac::COUNT],
     /// Per AC: refills of the deficit by the weight, so far.
     pub refills: [u64; Ac::COUNT],
@@ -243,13 +244,18 @@ impl AirtimeScheduler {
             return Ok(());
         }
         // A station in a group, or going into one, means groups exist: tree mode.
+        let listed = match self.params.mode {
+            SchedulingMode::StationFirst => self.unlink_lanes(Node::Station(slot)),
+            SchedulingMode::PerAc => 0,
+        };
         let txqs = self.unlink_station_txqs(slot);
         self.remove_member(old_group, weight_us);
         self.station_mut(slot).group = new_group;
         self.add_member(new_group, weight_us);
+        self.relink_lanes(Node::Station(slot), listed);
         for txq in txqs {
-            let ac = self.txqs[txq as usize].ac;
-            self.tree_link(Node::Txq(txq), ac, false);
+            let lane = self.lane(self.txqs[txq as usize].ac);
+            self.tree_link(Node::Txq(txq), lane, false);
         }
         self.refresh_limits();
         Ok(())
@@ -264,6 +270,7 @@ impl AirtimeScheduler {
     pub fn group_stats(&self, group: GroupId) -> Result<GroupStats, SchedError> {
         let g = self.group_index(group)?;
         let grp = &self.groups[g as usize];
+        let lane = |ac: Ac| &grp.lanes[self.lane(ac).index()];
         let share_ppm = (u128::from(self.nominal_share_q32(g)) * 1_000_000) >> 32;
         Ok(GroupStats {
             group,
@@ -272,8 +279,8 @@ impl AirtimeScheduler {
             mode: grp.mode,
             members: grp.members,
             airtime_us: grp.airtime_us,
-            deficit_us: grp.lanes.map(|l| l.deficit_us),
-            refills: grp.lanes.map(|l| l.refills),
+            deficit_us: Ac::ALL.map(|ac| lane(ac).deficit_us),
+            refills: Ac::ALL.map(|ac| lane(ac).refills),
             nominal_share_ppm: share_ppm as u32,
             limit_credit_us: (grp.mode == GroupMode::Limit).then_some(grp.limit.credit_ns / 1000),
         })
@@ -395,11 +402,11 @@ impl AirtimeScheduler {
         }
     }
 
-    /// Unlinks a group from every AC's list it is on, keeping what is below it;
-    /// returns the ACs as a bit set.
+    /// Unlinks a node (a group, or a station in station-first mode) from every lane it
+    /// is listed in, keeping what is below it; returns the lanes as a bit set.
     fn unlink_lanes(&mut self, node: Node) -> u8 {
         let mut listed = 0;
-        for lane in Ac::ALL {
+        for &lane in self.lanes_in_use() {
             if self.node_listed(node, lane) {
                 self.tree_unlink(node, lane);
                 listed |= 1 << lane.index();
@@ -408,18 +415,21 @@ impl AirtimeScheduler {
         listed
     }
 
-    /// Links a group back, at the tail, in the ACs `listed` says it was in.
+    /// Links a node back, at the tail, in the lanes `listed` says it was in.
     fn relink_lanes(&mut self, node: Node, listed: u8) {
-        for lane in Ac::ALL {
+        for &lane in self.lanes_in_use() {
             if listed & (1 << lane.index()) != 0 {
                 self.tree_link(node, lane, false);
             }
         }
     }
 
-    /// Unlinks the scheduled TXQs of a station (O(TXQs)), returning them in index
-    /// order.
+    /// Per-AC mode: unlinks the scheduled TXQs of a station (O(TXQs)), returning them
+    /// in index order.
     fn unlink_station_txqs(&mut self, slot: u32) -> Vec<u32> {
+        if self.params.mode == SchedulingMode::StationFirst {
+            return Vec::new();
+        }
         let txqs: Vec<u32> = (0..self.txqs.len() as u32)
             .filter(|&i| {
                 let t = &self.txqs[i as usize];
@@ -427,8 +437,8 @@ impl AirtimeScheduler {
             })
             .collect();
         for &i in &txqs {
-            let ac = self.txqs[i as usize].ac;
-            self.tree_unlink(Node::Txq(i), ac);
+            let lane = self.lane(self.txqs[i as usize].ac);
+            self.tree_unlink(Node::Txq(i), lane);
         }
         txqs
     }

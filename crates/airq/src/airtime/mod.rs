@@ -23,11 +23,11 @@
 //!
 //! Airtime Queue Limits plug in through [`AirtimeGate`].
 //!
-//! # Airtime policies: groups
+//! # Airtime policies: groups and station-first QoS
 //!
-//! An option that goes beyond mac80211, from the seeds' "next steps" (Høiland-Jørgensen,
-//! netdev 2.2, 2017, §4.2). Without it — no group created — the scheduler runs the flat
-//! code above, unchanged.
+//! Two options that go beyond mac80211, from the seeds' "next steps" (Høiland-Jørgensen,
+//! netdev 2.2, 2017, §4.2–4.3). Without them — no group created, per-AC scheduling — the
+//! scheduler runs the flat code above, unchanged.
 //!
 //! **Groups** ([`add_group`](AirtimeScheduler::add_group)): "airtime is divided between
 //! groups, then between stations within; groups could also be recursive (a station is
@@ -60,6 +60,10 @@
 //! `airtime_mode` 3 "limit" only rescales station weights while other BSSes are busy; it
 //! cannot cap an otherwise idle channel.)
 //!
+//! **Station-first QoS** ([`SchedulingMode::StationFirst`]): "first selecting the station
+//! to transmit to, and then picking the highest priority queue active for that station"
+//! (seed §4.3); see [`SchedulingMode`] for the trade-off.
+//!
 //! Costs and limits of the hierarchy: a decision walks one list per level, at most
 //! [`MAX_GROUP_DEPTH`] + 1, each with mac80211's refill-and-rotate loop; moving a
 //! station between groups is O(TXQs), and changing weights or members is O(groups)
@@ -73,12 +77,15 @@ mod limit;
 mod node;
 mod scheduler;
 mod station;
+mod station_first;
 mod tree;
 mod txq;
 mod txq_list;
 
 #[cfg(test)]
 mod group_tests;
+#[cfg(test)]
+mod station_first_tests;
 #[cfg(test)]
 mod synthetic;
 #[cfg(test)]
@@ -87,6 +94,7 @@ mod tests;
 pub use group::{GroupId, GroupMode, GroupStats, MAX_GROUP_DEPTH};
 pub use scheduler::AirtimeScheduler;
 pub use station::StationAirtimeStats;
+pub use station_first::SchedulingMode;
 pub use txq::TxqId;
 
 use crate::ids::{Ac, StationId};
@@ -108,6 +116,8 @@ pub struct AirtimeParams {
     /// How long after its last activity a station still accumulates deficit and keeps
     /// its TXQs listed (`ieee80211_sta_keep_active`: HZ/10 = 100 ms).
     pub active_window: Duration,
+    /// Per-AC scheduling (mac80211) or station first (seed §4.3).
+    pub mode: SchedulingMode,
     /// Most airtime credit a [`Limit`](GroupMode::Limit) group can save up while it is
     /// not served. Our choice, 10 ms: about two of the longest PPDUs (5.484 ms, the VHT
     /// and HE aPPDUMaxTime of IEEE 802.11-2020), so that a limited group that waited
@@ -124,6 +134,7 @@ impl Default for AirtimeParams {
             use_rx: true,
             default_weight_us: 256,
             active_window: Duration::from_millis(100),
+            mode: SchedulingMode::PerAc,
             limit_burst: Duration::from_millis(10),
         }
     }

@@ -1,17 +1,21 @@
 //! The nodes of the scheduling hierarchy and the lists they are on.
 //!
-//! With groups, a scheduling list holds more than TXQs: a group stands on its parent's
-//! list for everything scheduled below it. A list entry is a `u32` whose top two bits
-//! say which arena the rest indexes; a TXQ's entry is its plain index, so a list of TXQs
-//! only — mac80211's per-AC list — reads the same in both forms.
+//! With groups, or in station-first mode, a scheduling list holds more than TXQs: a
+//! group stands on its parent's list for everything scheduled below it, and in
+//! station-first mode a station stands for its TXQs. A list entry is a `u32` whose top
+//! two bits say which arena the rest indexes; a TXQ's entry is its plain index, so a
+//! list of TXQs only — mac80211's per-AC list — reads the same in both forms.
 
 use super::group::Group;
+use super::station::StationAirtime;
 use super::txq::Txq;
 use super::txq_list::{LinkArena, LinkArenaMut, Links};
 use crate::ids::Ac;
+use crate::station_table::StationTable;
 
 const TAG_SHIFT: u32 = 30;
 const INDEX_MASK: u32 = (1 << TAG_SHIFT) - 1;
+const STATION_TAG: u32 = 1 << TAG_SHIFT;
 const GROUP_TAG: u32 = 2 << TAG_SHIFT;
 
 /// An entry of a scheduling list.
@@ -19,6 +23,8 @@ const GROUP_TAG: u32 = 2 << TAG_SHIFT;
 pub(super) enum Node {
     /// A TXQ, by index.
     Txq(u32),
+    /// A station, by slot (station-first mode).
+    Station(u32),
     /// A group, by index.
     Group(u32),
 }
@@ -28,6 +34,7 @@ impl Node {
     pub(super) fn entry(self) -> u32 {
         match self {
             Node::Txq(i) => i,
+            Node::Station(s) => STATION_TAG | s,
             Node::Group(g) => GROUP_TAG | g,
         }
     }
@@ -36,6 +43,7 @@ impl Node {
     pub(super) fn from_entry(entry: u32) -> Node {
         match entry & !INDEX_MASK {
             0 => Node::Txq(entry),
+            STATION_TAG => Node::Station(entry & INDEX_MASK),
             _ => Node::Group(entry & INDEX_MASK),
         }
     }
@@ -44,10 +52,12 @@ impl Node {
 /// A list of the hierarchy, named by what owns it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Owner {
-    /// The scheduler's list of an AC.
+    /// The scheduler's list of a lane.
     Root(Ac),
-    /// A group's list of an AC.
+    /// A group's list of a lane.
     Group(u32, Ac),
+    /// Station-first mode: a station's scheduled TXQs of one AC.
+    Station(u32, Ac),
 }
 
 impl Owner {
@@ -56,22 +66,31 @@ impl Owner {
         match self {
             Owner::Root(_) => None,
             Owner::Group(g, _) => Some(Node::Group(g)),
+            Owner::Station(s, _) => Some(Node::Station(s)),
         }
     }
 
-    /// The AC the list belongs to.
+    /// The lane the list belongs to (station-first mode has one).
     pub(super) fn lane(self) -> Ac {
         match self {
             Owner::Root(lane) | Owner::Group(_, lane) => lane,
+            Owner::Station(..) => super::station_first::STATION_FIRST_LANE,
         }
     }
 }
 
 /// The links of a node in `lane`.
 #[inline]
-fn node_links(txqs: &[Txq], groups: &[Group], lane: Ac, entry: u32) -> Links {
+fn node_links(
+    txqs: &[Txq],
+    stations: &StationTable<StationAirtime>,
+    groups: &[Group],
+    lane: Ac,
+    entry: u32,
+) -> Links {
     match Node::from_entry(entry) {
         Node::Txq(i) => txqs[i as usize].links,
+        Node::Station(s) => stations.at(s).links,
         Node::Group(g) => groups[g as usize].lanes[lane.index()].links,
     }
 }
@@ -79,6 +98,7 @@ fn node_links(txqs: &[Txq], groups: &[Group], lane: Ac, entry: u32) -> Links {
 /// The links of every kind of node, in one lane, to change.
 pub(super) struct TreeArena<'a> {
     pub(super) txqs: &'a mut [Txq],
+    pub(super) stations: &'a mut StationTable<StationAirtime>,
     pub(super) groups: &'a mut [Group],
     pub(super) lane: Ac,
 }
@@ -86,7 +106,7 @@ pub(super) struct TreeArena<'a> {
 impl LinkArena for TreeArena<'_> {
     #[inline]
     fn links(&self, entry: u32) -> Links {
-        node_links(self.txqs, self.groups, self.lane, entry)
+        node_links(self.txqs, self.stations, self.groups, self.lane, entry)
     }
 }
 
@@ -95,6 +115,7 @@ impl LinkArenaMut for TreeArena<'_> {
     fn links_mut(&mut self, entry: u32) -> &mut Links {
         match Node::from_entry(entry) {
             Node::Txq(i) => &mut self.txqs[i as usize].links,
+            Node::Station(s) => &mut self.stations.at_mut(s).links,
             Node::Group(g) => &mut self.groups[g as usize].lanes[self.lane.index()].links,
         }
     }
@@ -103,6 +124,7 @@ impl LinkArenaMut for TreeArena<'_> {
 /// The links of every kind of node, in one lane, to read.
 pub(super) struct TreeView<'a> {
     pub(super) txqs: &'a [Txq],
+    pub(super) stations: &'a StationTable<StationAirtime>,
     pub(super) groups: &'a [Group],
     pub(super) lane: Ac,
 }
@@ -110,7 +132,7 @@ pub(super) struct TreeView<'a> {
 impl LinkArena for TreeView<'_> {
     #[inline]
     fn links(&self, entry: u32) -> Links {
-        node_links(self.txqs, self.groups, self.lane, entry)
+        node_links(self.txqs, self.stations, self.groups, self.lane, entry)
     }
 }
 
@@ -123,6 +145,7 @@ mod tests {
         for node in [
             Node::Txq(0),
             Node::Txq(INDEX_MASK),
+            Node::Station(7),
             Node::Group(0),
             Node::Group(INDEX_MASK),
         ] {

@@ -1,16 +1,17 @@
 //! The scheduler itself: registration, rounds, `next_txq`, `return_txq`,
 //! `may_transmit` and airtime charging.
 //!
-//! This file is mac80211's flat scheduler. Once a group exists, the calls that walk
-//! the lists hand over to the hierarchical code of `tree.rs`, which applies the same
-//! rules at every level.
+//! This file is mac80211's flat scheduler. Once a group exists, or in station-first
+//! mode, the calls that walk the lists hand over to the hierarchical code of
+//! `tree.rs`, which applies the same rules at every level.
 
 use super::group::Group;
 use super::node::Node;
 use super::station::{StationAirtime, StationAirtimeStats};
+use super::station_first::STATION_FIRST_LANE;
 use super::txq::{Txq, TxqId};
 use super::txq_list::{Links, TxqList};
-use super::{check_weight, AirtimeGate, AirtimeParams, SchedError};
+use super::{check_weight, AirtimeGate, AirtimeParams, SchedError, SchedulingMode};
 use crate::ids::{Ac, StationId, Tid};
 use crate::station_table::{InsertError, StationTable};
 use crate::time::Instant;
@@ -23,20 +24,22 @@ pub struct AirtimeScheduler {
     /// Stations, found by id in O(1) as mac80211's `sta` pointer; TXQs hold their
     /// station's slot.
     pub(super) stations: StationTable<StationAirtime>,
-    /// Per AC, the root list.
+    /// Per lane (AC; station-first mode uses one), the root list.
     pub(super) lists: [TxqList; Ac::COUNT],
-    /// Current round per AC; 0 means no round may hand out TXQs (PHY AQL said no).
+    /// Current round per lane; 0 means no round may hand out TXQs (PHY AQL said no).
     pub(super) rounds: [u16; Ac::COUNT],
     /// Groups by index; removed ones stay, dead, so that identifiers are not reused.
     pub(super) groups: Vec<Group>,
     pub(super) live_groups: u32,
     /// Summed weights of the root's members (ungrouped stations, top-level groups).
     pub(super) root_member_weight_us: u64,
-    /// Whether the hierarchical code runs: a group exists.
+    /// Whether the hierarchical code runs: a group exists, or station-first mode.
     pub(super) tree: bool,
     /// In the hierarchy, TXQs listed per AC (mac80211's `num_txq`; the flat code
     /// takes its lists' lengths).
     pub(super) listed_txqs: [u32; Ac::COUNT],
+    /// Station-first mode: the ACs the PHY gate allowed at the start of the round.
+    pub(super) phy_allowed: [bool; Ac::COUNT],
 }
 
 impl AirtimeScheduler {
@@ -51,8 +54,9 @@ impl AirtimeScheduler {
             groups: Vec::new(),
             live_groups: 0,
             root_member_weight_us: 0,
-            tree: false,
+            tree: params.mode == SchedulingMode::StationFirst,
             listed_txqs: [0; Ac::COUNT],
+            phy_allowed: [false; Ac::COUNT],
         })
     }
 
@@ -125,8 +129,17 @@ impl AirtimeScheduler {
     /// Starts a scheduling round in `ac` (`ieee80211_txq_schedule_start`): if the PHY's
     /// AQL budget for the AC allows, the round number advances (skipping 0); otherwise
     /// it is set to 0 and [`next_txq`](Self::next_txq) hands out nothing this round.
+    /// Station-first mode starts its rounds with
+    /// [`schedule_start_any`](Self::schedule_start_any) instead; this does nothing.
     pub fn schedule_start(&mut self, ac: Ac, gate: &mut impl AirtimeGate) {
-        let active_txqs = self.active_txq_count(ac);
+        let active_txqs = if self.tree {
+            if self.params.mode == SchedulingMode::StationFirst {
+                return;
+            }
+            self.listed_txqs[ac.index()]
+        } else {
+            self.lists[ac.index()].len()
+        };
         let round = &mut self.rounds[ac.index()];
         if gate.phy_may_schedule(ac, active_txqs) {
             *round = round.wrapping_add(1).max(1);
@@ -137,7 +150,8 @@ impl AirtimeScheduler {
 
     /// The next TXQ the driver should serve in `ac`, which it then owns until
     /// [`return_txq`](Self::return_txq); `None` when nothing is eligible in this round
-    /// (`ieee80211_next_txq`).
+    /// (`ieee80211_next_txq`). In station-first mode, always `None`: the driver asks
+    /// [`next_txq_any`](Self::next_txq_any).
     #[inline]
     pub fn next_txq(&mut self, ac: Ac, gate: &mut impl AirtimeGate, now: Instant) -> Option<TxqId> {
         let round = self.rounds[ac.index()];
@@ -211,7 +225,8 @@ impl AirtimeScheduler {
         }
         let front = station.is_some() && self.params.fairness && has_queue;
         if self.tree {
-            self.tree_link(Node::Txq(txq.0), ac, front);
+            self.tree_link(Node::Txq(txq.0), self.lane(ac), front);
+            self.mark_queued(txq, has_queue);
         } else {
             let list = &mut self.lists[ac.index()];
             if front {
@@ -314,12 +329,12 @@ impl AirtimeScheduler {
             return self.tree_register_airtime(station, tid, tx_airtime_us, rx_airtime_us, now);
         }
         let slot = self.slot(station)?;
-        self.charge_station(slot, tid, tx_airtime_us, rx_airtime_us, now);
+        self.charge_station(slot, tid, tx_airtime_us, rx_airtime_us, now, tid.ac());
         Ok(())
     }
 
-    /// `register_airtime` for one station: statistics, and the charge to its deficit,
-    /// which it returns (`None`: nothing charged).
+    /// `register_airtime` for one station: statistics, and the charge to its deficit
+    /// in `lane`, which it returns (`None`: nothing charged).
     #[inline(always)]
     pub(super) fn charge_station(
         &mut self,
@@ -328,6 +343,7 @@ impl AirtimeScheduler {
         tx_airtime_us: u32,
         rx_airtime_us: u32,
         now: Instant,
+        lane: Ac,
     ) -> Option<u64> {
         let p = self.params;
         let station = self.station_mut(slot);
@@ -339,9 +355,8 @@ impl AirtimeScheduler {
         let charge = u64::from(if p.use_tx { tx_airtime_us } else { 0 })
             + u64::from(if p.use_rx { rx_airtime_us } else { 0 });
         if p.fairness && active {
-            a.deficit_us = a
-                .deficit_us
-                .saturating_sub(i32::try_from(charge).unwrap_or(i32::MAX));
+            let d = &mut station.ac[lane.index()].deficit_us;
+            *d = d.saturating_sub(i32::try_from(charge).unwrap_or(i32::MAX));
             return Some(charge);
         }
         None
@@ -350,13 +365,14 @@ impl AirtimeScheduler {
     /// Airtime statistics of a station.
     pub fn station_stats(&self, id: StationId) -> Result<StationAirtimeStats, SchedError> {
         let s = self.station(self.slot(id)?);
+        let lane = |ac: Ac| &s.ac[self.lane(ac).index()];
         Ok(StationAirtimeStats {
             station: s.id,
             weight_us: s.weight_us,
             tx_airtime_us: s.ac.map(|a| a.tx_airtime_us),
             rx_airtime_us: s.ac.map(|a| a.rx_airtime_us),
-            deficit_us: s.ac.map(|a| a.deficit_us),
-            refills: s.ac.map(|a| a.refills),
+            deficit_us: Ac::ALL.map(|ac| lane(ac).deficit_us),
+            refills: Ac::ALL.map(|ac| lane(ac).refills),
         })
     }
 
@@ -380,6 +396,23 @@ impl AirtimeScheduler {
         }
     }
 
+    /// The lane that schedules `ac`: itself, or the one lane of station-first mode.
+    #[inline]
+    pub(super) fn lane(&self, ac: Ac) -> Ac {
+        match self.params.mode {
+            SchedulingMode::PerAc => ac,
+            SchedulingMode::StationFirst => STATION_FIRST_LANE,
+        }
+    }
+
+    /// The lanes lists are kept in.
+    pub(super) fn lanes_in_use(&self) -> &'static [Ac] {
+        match self.params.mode {
+            SchedulingMode::PerAc => &Ac::ALL,
+            SchedulingMode::StationFirst => &[STATION_FIRST_LANE],
+        }
+    }
+
     /// Switches to the hierarchical code when the first group appears. The root lists
     /// hold only TXQs so far; they stay as they are.
     pub(super) fn enter_tree(&mut self) {
@@ -389,10 +422,10 @@ impl AirtimeScheduler {
         }
     }
 
-    /// Switches back to the flat code when the last group goes: with no group, the
-    /// root lists hold only TXQs again.
+    /// Switches back to the flat code when the last group goes (per-AC mode): with no
+    /// group, the root lists hold only TXQs again.
     pub(super) fn leave_tree_if_flat(&mut self) {
-        if self.live_groups == 0 {
+        if self.live_groups == 0 && self.params.mode == SchedulingMode::PerAc {
             self.tree = false;
         }
     }
@@ -418,7 +451,7 @@ impl AirtimeScheduler {
         if t.links.listed {
             let ac = t.ac;
             if self.tree {
-                self.tree_unlink(Node::Txq(txq.0), ac);
+                self.tree_unlink(Node::Txq(txq.0), self.lane(ac));
             } else {
                 self.lists[ac.index()].remove(&mut self.txqs, txq);
             }

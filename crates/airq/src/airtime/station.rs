@@ -1,6 +1,7 @@
 //! A station's airtime state per access category (mac80211 `struct airtime_info
 //! sta->airtime[ac]` and `sta->airtime_weight`, `net/mac80211/sta_info.h`).
 
+use super::txq_list::{Links, TxqList};
 use crate::ids::{Ac, StationId};
 use crate::time::{Duration, Instant};
 
@@ -11,6 +12,14 @@ pub(super) struct StationAirtime {
     pub(super) ac: [AcAirtime; Ac::COUNT],
     /// The group it belongs to (index), if any.
     pub(super) group: Option<u32>,
+    /// Station-first mode: its place on its parent's list, where it stands for all its
+    /// TXQs, and those of its TXQs that are scheduled, per AC.
+    pub(super) links: Links,
+    pub(super) queues: [TxqList; Ac::COUNT],
+    /// Station-first mode: by TID (a station has one TXQ per TID), the scheduled TXQs
+    /// that were returned with data. The others are empty and listed only to repay a
+    /// deficit (`ieee80211_txq_keep_active`); an AC with data goes before them.
+    pub(super) queued_tids: u16,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -37,6 +46,9 @@ impl StationAirtime {
             weight_us,
             ac: [ac; Ac::COUNT],
             group: None,
+            links: Links::default(),
+            queues: Default::default(),
+            queued_tids: 0,
         }
     }
 
@@ -65,7 +77,9 @@ impl StationAirtime {
 
 /// A snapshot of one station's airtime accounting (what `iw station dump` shows as
 /// `airtime weight`, `tx duration`, `rx duration`, and debugfs `airtime` per AC).
-
+///
+/// In [station-first](super::SchedulingMode::StationFirst) mode a station has one
+/// deficit for all ACs; every entry of `deficit_us` and `refills` shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StationAirtimeStats {
     pub station: StationId,

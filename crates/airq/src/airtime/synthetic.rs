@@ -13,6 +13,10 @@ pub(super) const BE: Tid = match Tid::new(0) {
     Some(t) => t,
     None => unreachable!(),
 };
+pub(super) const VO: Tid = match Tid::new(6) {
+    Some(t) => t,
+    None => unreachable!(),
+};
 
 pub(super) struct Synthetic {
     pub(super) s: AirtimeScheduler,
@@ -32,6 +36,8 @@ pub(super) struct Synthetic {
 pub(super) enum Calls {
     /// `schedule_start` and `next_txq` of one AC.
     Ac(Ac),
+    /// `schedule_start_any` and `next_txq_any`.
+    Any,
 }
 
 impl Synthetic {
@@ -85,11 +91,13 @@ impl Synthetic {
         for _ in 0..rounds {
             match calls {
                 Calls::Ac(ac) => self.s.schedule_start(ac, &mut NoAql),
+                Calls::Any => self.s.schedule_start_any(&mut NoAql),
             }
             let mut served_any = false;
             loop {
                 let next = match calls {
                     Calls::Ac(ac) => self.s.next_txq(ac, &mut NoAql, self.now),
+                    Calls::Any => self.s.next_txq_any(&mut NoAql, self.now),
                 };
                 let Some(t) = next else { break };
                 served_any = true;

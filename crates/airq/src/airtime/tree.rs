@@ -1,13 +1,14 @@
 //! The hierarchical scheduler: what `next_txq`, `return_txq`, `may_transmit` and
-//! charging do once groups exist (the algorithm is described in the
-//! [`airtime`](super) module documentation).
+//! charging do once groups exist or in station-first mode (the algorithm is described
+//! in the [`airtime`](super) module documentation).
 //!
 //! Every list is walked with mac80211's loop (`ieee80211_next_txq`): the head entry is
 //! checked; one that may not send now is refilled if in deficit and moved to the tail;
 //! a pass that comes back to its first entry without having seen anyone who could send
 //! ends the walk. Here an entry may also be a group, which is descended into when it
-//! has credit. A walk of a root list holding only TXQs is exactly mac80211's: stations
-//! in no group are scheduled as they are without groups.
+//! has credit, or (station-first mode) a station, which offers its highest-priority
+//! TXQ. A walk of a root list holding only TXQs is exactly mac80211's: stations in no
+//! group are scheduled as they are without groups.
 //!
 //! The entry points the flat code branches to (`tree_next_txq`, `tree_link`, …) are
 //! `#[inline(never)]`, so that the flat code, mac80211's case, stays as small and fast
@@ -16,9 +17,10 @@
 use super::group::GroupMode;
 use super::node::{Node, Owner, TreeArena, TreeView};
 use super::scheduler::AirtimeScheduler;
+use super::station_first::STATION_FIRST_LANE;
 use super::txq::TxqId;
 use super::txq_list::{LinkArena, TxqList};
-use super::{AirtimeGate, SchedError, MAX_GROUP_DEPTH};
+use super::{AirtimeGate, SchedError, SchedulingMode, MAX_GROUP_DEPTH};
 use crate::ids::{Ac, StationId, Tid};
 use crate::time::Instant;
 use alloc::vec::Vec;
@@ -51,6 +53,9 @@ impl AirtimeScheduler {
         now: Instant,
         round: u16,
     ) -> Option<TxqId> {
+        if self.params.mode == SchedulingMode::StationFirst {
+            return None;
+        }
         match self.select(Owner::Root(ac), gate, now, round) {
             Pick::Found(txq) => Some(txq),
             Pick::RoundOver | Pick::Blocked => None,
@@ -58,7 +63,7 @@ impl AirtimeScheduler {
     }
 
     /// One level of `next_txq`: mac80211's loop over a list whose entries may be
-    /// groups (walked recursively, at most [`MAX_GROUP_DEPTH`] deep). The
+    /// groups (walked recursively, at most [`MAX_GROUP_DEPTH`] deep) or stations. The
     /// list is worked on in a local copy, stored back before anything else may touch
     /// it.
     pub(super) fn select<G: AirtimeGate>(
@@ -88,6 +93,7 @@ impl AirtimeScheduler {
             first.get_or_insert(entry);
             let visit = match Node::from_entry(entry) {
                 Node::Txq(i) => self.visit_txq(i, gate, now, &mut found_eligible),
+                Node::Station(s) => self.visit_station(s, gate, now, &mut found_eligible),
                 Node::Group(g) => self.visit_group(g, lane, now, &mut found_eligible),
             };
             match visit {
@@ -100,7 +106,8 @@ impl AirtimeScheduler {
                     }
                     txq.schedule_round = round;
                     let ac = txq.ac;
-                    self.tree_unlink(Node::Txq(i), ac);
+                    let lane = self.lane(ac);
+                    self.tree_unlink(Node::Txq(i), lane);
                     return Pick::Found(TxqId(i));
                 }
                 Visit::Descend(g) => {
@@ -117,7 +124,7 @@ impl AirtimeScheduler {
         }
     }
 
-    /// A TXQ on a list: mac80211's per-TXQ rule.
+    /// A TXQ on a list: mac80211's per-TXQ rule (per-AC mode, or an interface TXQ).
     fn visit_txq<G: AirtimeGate>(
         &mut self,
         i: u32,
@@ -128,7 +135,11 @@ impl AirtimeScheduler {
         let t = &self.txqs[i as usize];
         let ac = t.ac;
         let Some(slot) = t.station else {
-            // Interface TXQs are never throttled.
+            // Interface TXQs are never throttled, but in station-first mode the round
+            // may have been refused for their AC.
+            if self.params.mode == SchedulingMode::StationFirst && !self.phy_allowed[ac.index()] {
+                return Visit::Skip;
+            }
             *found_eligible = true;
             return Visit::Take(i);
         };
@@ -144,6 +155,73 @@ impl AirtimeScheduler {
             Visit::Take(i)
         } else {
             Visit::Skip
+        }
+    }
+
+    /// A station (station-first mode): eligible with its highest-priority AC that has
+    /// a TXQ with data (or, failing that, any scheduled TXQ), was allowed this round and
+    /// passes the station's AQL gate; its one deficit counts the airtime pending in
+    /// every AC.
+    fn visit_station<G: AirtimeGate>(
+        &mut self,
+        slot: u32,
+        gate: &mut G,
+        now: Instant,
+        found_eligible: &mut bool,
+    ) -> Visit {
+        let fairness = self.params.fairness;
+        let phy_allowed = self.phy_allowed;
+        let txqs = &self.txqs[..];
+        let station = self.stations.at_mut(slot);
+        let id = station.id;
+        let (mut with_data, mut without) = (None, None);
+        for ac in Ac::ALL {
+            let queue = station.queues[ac.index()];
+            if queue.is_empty() || !phy_allowed[ac.index()] {
+                continue;
+            }
+            let queued = queue
+                .entries(txqs)
+                .find(|&i| station.queued_tids & (1 << txqs[i as usize].tid.get()) != 0);
+            if queued.is_none() && without.is_some() {
+                continue;
+            }
+            if !gate.station_may_dequeue(id, ac, now) {
+                continue;
+            }
+            if queued.is_some() {
+                with_data = queued;
+                break;
+            }
+            without = queue.head_entry();
+        }
+        let mut chosen = with_data.or(without);
+        *found_eligible |= chosen.is_some();
+        if fairness {
+            let pending: u64 = Ac::ALL
+                .iter()
+                .map(|&ac| u64::from(gate.pending_us(id, ac)))
+                .sum();
+            let pending = u32::try_from(pending).unwrap_or(u32::MAX);
+            if station.owes(STATION_FIRST_LANE, pending) {
+                station.refill(STATION_FIRST_LANE);
+                chosen = None;
+            }
+        }
+        chosen.map_or(Visit::Skip, Visit::Take)
+    }
+
+    /// Station-first mode: records whether a TXQ just scheduled has data.
+    pub(super) fn mark_queued(&mut self, txq: TxqId, has_queue: bool) {
+        let t = &self.txqs[txq.index()];
+        if let (SchedulingMode::StationFirst, Some(slot)) = (self.params.mode, t.station) {
+            let bit = 1 << t.tid.get();
+            let station = self.station_mut(slot);
+            if has_queue {
+                station.queued_tids |= bit;
+            } else {
+                station.queued_tids &= !bit;
+            }
         }
     }
 
@@ -188,7 +266,7 @@ impl AirtimeScheduler {
             _ if !listed => true,
             None => true,
             Some(_) if !gate.phy_may_schedule(ac, self.active_txq_count(ac)) => true,
-            Some(_) => self.may_transmit_path(txq, ac, gate, now),
+            Some(_) => self.may_transmit_path(txq, self.lane(ac), gate, now),
         };
         if allowed {
             self.unlink(txq);
@@ -207,8 +285,8 @@ impl AirtimeScheduler {
         gate: &mut G,
         now: Option<Instant>,
     ) -> bool {
-        // The TXQ and the groups above it: at most MAX_GROUP_DEPTH + 1 levels.
-        let mut path = [(Node::Txq(txq.0), Owner::Root(lane)); MAX_GROUP_DEPTH as usize + 1];
+        // TXQ, station (station-first), groups: at most MAX_GROUP_DEPTH + 2 levels.
+        let mut path = [(Node::Txq(txq.0), Owner::Root(lane)); MAX_GROUP_DEPTH as usize + 2];
         let mut len = 0;
         let mut node = Some(Node::Txq(txq.0));
         while let Some(n) = node {
@@ -242,11 +320,14 @@ impl AirtimeScheduler {
     /// of the node is not negative, and a limited group has credit.
     fn node_may_send(&mut self, node: Node, lane: Ac, now: Option<Instant>) -> bool {
         match node {
-            Node::Txq(i) => match self.txqs[i as usize].station {
-                Some(slot) => self.station(slot).ac[lane.index()].deficit_us >= 0,
-                // An interface TXQ: no deficit.
-                None => true,
+            Node::Txq(i) => match (self.params.mode, self.txqs[i as usize].station) {
+                (SchedulingMode::PerAc, Some(slot)) => {
+                    self.station(slot).ac[lane.index()].deficit_us >= 0
+                }
+                // A TXQ inside a station (or an interface TXQ): no deficit of its own.
+                _ => true,
             },
+            Node::Station(slot) => self.station(slot).ac[lane.index()].deficit_us >= 0,
             Node::Group(g) => {
                 let burst = self.params.limit_burst;
                 let group = &mut self.groups[g as usize];
@@ -266,11 +347,19 @@ impl AirtimeScheduler {
     fn refill_if_in_debt(&mut self, node: Node, lane: Ac) {
         match node {
             Node::Txq(i) => {
-                if let Some(slot) = self.txqs[i as usize].station {
+                if let (SchedulingMode::PerAc, Some(slot)) =
+                    (self.params.mode, self.txqs[i as usize].station)
+                {
                     let station = self.station_mut(slot);
                     if station.ac[lane.index()].deficit_us < 0 {
                         station.refill(lane);
                     }
+                }
+            }
+            Node::Station(slot) => {
+                let station = self.station_mut(slot);
+                if station.ac[lane.index()].deficit_us < 0 {
+                    station.refill(lane);
                 }
             }
             Node::Group(g) => {
@@ -291,12 +380,22 @@ impl AirtimeScheduler {
         match node {
             Node::Txq(i) => {
                 let t = &self.txqs[i as usize];
-                if let Some(slot) = t.station {
+                if let (SchedulingMode::PerAc, Some(slot)) = (self.params.mode, t.station) {
                     let ac = t.ac;
                     let station = self.station_mut(slot);
                     if station.owes(ac, gate.pending_us(station.id, ac)) {
                         station.refill(ac);
                     }
+                }
+            }
+            Node::Station(slot) => {
+                let station = self.station_mut(slot);
+                let pending: u64 = Ac::ALL
+                    .iter()
+                    .map(|&ac| u64::from(gate.pending_us(station.id, ac)))
+                    .sum();
+                if station.owes(lane, u32::try_from(pending).unwrap_or(u32::MAX)) {
+                    station.refill(lane);
                 }
             }
             Node::Group(g) => {
@@ -308,8 +407,8 @@ impl AirtimeScheduler {
         }
     }
 
-    /// `register_airtime` in the hierarchy: the station's deficit, then every group
-    /// above it — deficits, statistics and `Limit` credit.
+    /// `register_airtime` in the hierarchy: the station's deficit in its lane, then
+    /// every group above it — deficits, statistics and `Limit` credit.
     #[inline(never)]
     pub(super) fn tree_register_airtime(
         &mut self,
@@ -321,7 +420,9 @@ impl AirtimeScheduler {
     ) -> Result<(), SchedError> {
         let slot = self.slot(station)?;
         let ac = tid.ac();
-        let Some(charge_us) = self.charge_station(slot, tid, tx_airtime_us, rx_airtime_us, now)
+        let lane = self.lane(ac);
+        let Some(charge_us) =
+            self.charge_station(slot, tid, tx_airtime_us, rx_airtime_us, now, lane)
         else {
             return Ok(());
         };
@@ -330,7 +431,7 @@ impl AirtimeScheduler {
         let mut cur = self.station(slot).group;
         while let Some(g) = cur {
             let group = &mut self.groups[g as usize];
-            let l = &mut group.lanes[ac.index()];
+            let l = &mut group.lanes[lane.index()];
             l.deficit_us = l.deficit_us.saturating_sub(charge_i32);
             group.airtime_us[ac.index()] += charge_us;
             if group.mode == GroupMode::Limit {
@@ -342,7 +443,7 @@ impl AirtimeScheduler {
     }
 
     /// Lists a node on its parent's list — at the head if `front` (newly backlogged,
-    /// fairness on: the sparse-station rule, applied to groups too) — and
+    /// fairness on: the sparse-station rule, applied to groups and stations too) — and
     /// its parent, if the parent's list was empty, on the grandparent's, and so on.
     #[inline(never)]
     pub(super) fn tree_link(&mut self, node: Node, lane: Ac, front: bool) {
@@ -350,7 +451,8 @@ impl AirtimeScheduler {
         let was_empty = self.owner_is_empty(owner);
         let mut list = self.list_of(owner);
         let mut arena = self.arena(lane);
-        if front {
+        // A station's TXQs of one AC take turns: the DRR is at the station's level.
+        if front && !matches!(owner, Owner::Station(..)) {
             list.push_front_entry(&mut arena, node.entry());
         } else {
             list.push_back_entry(&mut arena, node.entry());
@@ -390,7 +492,7 @@ impl AirtimeScheduler {
     /// The TXQs listed in `ac`, depth first.
     pub(super) fn tree_active_txqs(&self, ac: Ac) -> Vec<TxqId> {
         let mut txqs = Vec::new();
-        self.collect_txqs(Owner::Root(ac), ac, &mut txqs);
+        self.collect_txqs(Owner::Root(self.lane(ac)), ac, &mut txqs);
         txqs
     }
 
@@ -403,6 +505,7 @@ impl AirtimeScheduler {
                         txqs.push(TxqId(i));
                     }
                 }
+                Node::Station(s) => self.collect_txqs(Owner::Station(s, ac), ac, txqs),
                 Node::Group(g) => self.collect_txqs(Owner::Group(g, lane), ac, txqs),
             }
         }
@@ -421,17 +524,22 @@ impl AirtimeScheduler {
         match node {
             Node::Txq(i) => {
                 let t = &self.txqs[i as usize];
-                match t.station {
-                    None => Owner::Root(lane),
-                    Some(s) => in_group(self.station(s).group),
+                match (t.station, self.params.mode) {
+                    (None, _) => Owner::Root(lane),
+                    (Some(s), SchedulingMode::StationFirst) => Owner::Station(s, t.ac),
+                    (Some(s), SchedulingMode::PerAc) => in_group(self.station(s).group),
                 }
             }
+            Node::Station(s) => in_group(self.station(s).group),
             Node::Group(g) => in_group(self.groups[g as usize].parent),
         }
     }
 
     fn owner_is_empty(&self, owner: Owner) -> bool {
-        self.list_of(owner).is_empty()
+        match owner {
+            Owner::Station(s, _) => self.station(s).queues.iter().all(TxqList::is_empty),
+            _ => self.list_of(owner).is_empty(),
+        }
     }
 
     #[inline]
@@ -439,6 +547,7 @@ impl AirtimeScheduler {
         match owner {
             Owner::Root(lane) => self.lists[lane.index()],
             Owner::Group(g, lane) => self.groups[g as usize].lanes[lane.index()].list,
+            Owner::Station(s, ac) => self.station(s).queues[ac.index()],
         }
     }
 
@@ -447,6 +556,7 @@ impl AirtimeScheduler {
         match owner {
             Owner::Root(lane) => self.lists[lane.index()] = list,
             Owner::Group(g, lane) => self.groups[g as usize].lanes[lane.index()].list = list,
+            Owner::Station(s, ac) => self.station_mut(s).queues[ac.index()] = list,
         }
     }
 
@@ -454,6 +564,7 @@ impl AirtimeScheduler {
     fn arena(&mut self, lane: Ac) -> TreeArena<'_> {
         TreeArena {
             txqs: &mut self.txqs,
+            stations: &mut self.stations,
             groups: &mut self.groups,
             lane,
         }
@@ -462,6 +573,7 @@ impl AirtimeScheduler {
     fn view(&self, lane: Ac) -> TreeView<'_> {
         TreeView {
             txqs: &self.txqs,
+            stations: &self.stations,
             groups: &self.groups,
             lane,
         }

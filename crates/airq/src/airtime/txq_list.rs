@@ -6,9 +6,10 @@
 //! most often — the head, refilled, to the tail (several times per decision with a
 //! 256 µs weight against millisecond aggregates) — is one store.
 //!
-//! With groups the same list links groups too ([`Node`](super::node::Node)), through
-//! whichever arena holds their links: the list is generic over [`LinkArena`]. A TXQ's
-//! entry is its index, so a list of TXQs alone is the same in both uses.
+//! With groups or station-first scheduling the same list links other nodes too (groups,
+//! stations; [`Node`](super::node::Node)), through whichever arena holds their links:
+//! the list is generic over [`LinkArena`]. A TXQ's entry is its index, so a list of TXQs
+//! alone is the same in both uses.
 
 use super::txq::{Txq, TxqId};
 
