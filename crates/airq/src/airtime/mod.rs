@@ -22,17 +22,79 @@
 //! `NL80211_EXT_FEATURE_AIRTIME_FAIRNESS`.
 //!
 //! Airtime Queue Limits plug in through [`AirtimeGate`].
+//!
+//! # Airtime policies: groups and station-first QoS
+//!
+//! Two options that go beyond mac80211, from the seeds' "next steps" (Høiland-Jørgensen,
+//! netdev 2.2, 2017, §4.2–4.3). Without them — no group created, per-AC scheduling — the
+//! scheduler runs the flat code above, unchanged.
+//!
+//! **Groups** ([`add_group`](AirtimeScheduler::add_group)): "airtime is divided between
+//! groups, then between stations within; groups could also be recursive (a station is
+//! always its own group); groups can be weighted" (netdev 2.2 slides 17–19). The
+//! scheduler becomes a hierarchical DRR. The root's list holds the TXQs of ungrouped
+//! stations and the top-level groups; each group holds, per AC, its own list of its
+//! stations' TXQs and of its subgroups, and its own deficit. A group is on its parent's
+//! list while anything below it is. `next_txq` starts at the root and applies, at each
+//! level, the same rule mac80211 applies to stations: the head entry, if its deficit is
+//! negative, gets its weight and goes to the tail; otherwise a TXQ is handed out and a
+//! group is descended into. A station is therefore served only when every group above it
+//! has a non-negative deficit, and station deficits inside a group advance only while
+//! the group is being served. Airtime registered for a station is charged to it and to
+//! each group above it; a group that becomes backlogged goes to the head of its
+//! parent's list, as a sparse station does. A group is one entry of its parent's list
+//! however many stations it has, so airtime is split between the entries of a list by
+//! weight, whatever lies below them: group shares multiply down the tree.
+//!
+//! A group is [`Share`](GroupMode::Share) (work-conserving: an idle group's airtime goes
+//! to the others, as hostapd's `airtime_mode` 2 "dynamic" BSS weighting) or
+//! [`Limit`](GroupMode::Limit): capped at its *nominal share* even when everyone else is
+//! idle — the guest network of the netdev slides. The nominal share is what the group
+//! gets when every station is busy: the product, from the root down, of its weight over
+//! the summed weights of all members of its parent (groups and stations, busy or not).
+//! DRR alone cannot hold a cap when the others are idle, so a limited group also has a
+//! token bucket in wall time (`limit.rs`): it earns `share × elapsed` µs of credit, at
+//! most [`AirtimeParams::limit_burst`], is charged the airtime its deficits are charged,
+//! and is skipped while its credit is negative — then the channel may go idle, and
+//! [`next_timeout`](AirtimeScheduler::next_timeout) says when to come back. (hostapd's
+//! `airtime_mode` 3 "limit" only rescales station weights while other BSSes are busy; it
+//! cannot cap an otherwise idle channel.)
+//!
+//! **Station-first QoS** ([`SchedulingMode::StationFirst`]): "first selecting the station
+//! to transmit to, and then picking the highest priority queue active for that station"
+//! (seed §4.3); see [`SchedulingMode`] for the trade-off.
+//!
+//! Costs and limits of the hierarchy: a decision walks one list per level, at most
+//! [`MAX_GROUP_DEPTH`] + 1, each with mac80211's refill-and-rotate loop; moving a
+//! station between groups is O(TXQs), and changing weights or members is O(groups)
+//! when `Limit` groups exist. A group's deficit, unlike a station's, does not subtract
+//! the airtime pending below the MAC (the gate reports it per station), so a group can
+//! run ahead of its deficit by what AQL lets its stations have in flight. `Limit` caps
+//! count the airtime the driver reports, so they hold only with airtime fairness on.
 
+mod group;
+mod limit;
+mod node;
 mod scheduler;
 mod station;
+mod station_first;
+mod tree;
 mod txq;
 mod txq_list;
 
 #[cfg(test)]
+mod group_tests;
+#[cfg(test)]
+mod station_first_tests;
+#[cfg(test)]
+mod synthetic;
+#[cfg(test)]
 mod tests;
 
+pub use group::{GroupId, GroupMode, GroupStats, MAX_GROUP_DEPTH};
 pub use scheduler::AirtimeScheduler;
 pub use station::StationAirtimeStats;
+pub use station_first::SchedulingMode;
 pub use txq::TxqId;
 
 use crate::ids::{Ac, StationId};
@@ -54,6 +116,14 @@ pub struct AirtimeParams {
     /// How long after its last activity a station still accumulates deficit and keeps
     /// its TXQs listed (`ieee80211_sta_keep_active`: HZ/10 = 100 ms).
     pub active_window: Duration,
+    /// Per-AC scheduling (mac80211) or station first (seed §4.3).
+    pub mode: SchedulingMode,
+    /// Most airtime credit a [`Limit`](GroupMode::Limit) group can save up while it is
+    /// not served. Our choice, 10 ms: about two of the longest PPDUs (5.484 ms, the VHT
+    /// and HE aPPDUMaxTime of IEEE 802.11-2020), so that a limited group that waited
+    /// behind another station's longest aggregates loses no credit, while one that was
+    /// idle can exceed its share by at most that much.
+    pub limit_burst: Duration,
 }
 
 impl Default for AirtimeParams {
@@ -64,6 +134,8 @@ impl Default for AirtimeParams {
             use_rx: true,
             default_weight_us: 256,
             active_window: Duration::from_millis(100),
+            mode: SchedulingMode::PerAc,
+            limit_burst: Duration::from_millis(10),
         }
     }
 }
@@ -120,6 +192,10 @@ pub struct NoAql;
 impl AirtimeGate for NoAql {}
 
 /// A call outside the scheduler's contract.
+///
+/// Every variant holds at most one 4-byte identifier, so that `Result<(), SchedError>`
+/// is returned in registers by the per-packet calls (`return_txq`,
+/// `register_airtime`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SchedError {
     UnknownStation(StationId),
@@ -129,6 +205,14 @@ pub enum SchedError {
     UnknownTxq(TxqId),
     /// Weights are 1 to [`AirtimeParams::MAX_WEIGHT_US`] µs.
     WeightOutOfRange(u32),
+    /// No such group (never created, or removed).
+    UnknownGroup(GroupId),
+    /// The group cannot be nested in itself or in a group inside it.
+    GroupCycle(GroupId),
+    /// Nesting in this group would make the hierarchy deeper than [`MAX_GROUP_DEPTH`].
+    GroupTooDeep(GroupId),
+    /// A group with members (stations or groups) cannot be removed.
+    GroupNotEmpty(GroupId),
 }
 
 impl fmt::Display for SchedError {
@@ -144,6 +228,18 @@ impl fmt::Display for SchedError {
                 f,
                 "airtime weight must be between 1 and {} us, got {w}",
                 AirtimeParams::MAX_WEIGHT_US
+            ),
+            SchedError::UnknownGroup(g) => write!(f, "{g} does not exist"),
+            SchedError::GroupCycle(g) => {
+                write!(f, "{g} cannot be nested in itself or in a group inside it")
+            }
+            SchedError::GroupTooDeep(parent) => write!(
+                f,
+                "nesting in {parent} would make groups more than {MAX_GROUP_DEPTH} deep"
+            ),
+            SchedError::GroupNotEmpty(g) => write!(
+                f,
+                "{g} still has stations or groups in it; move them out first"
             ),
         }
     }

@@ -1,10 +1,17 @@
 //! The scheduler itself: registration, rounds, `next_txq`, `return_txq`,
 //! `may_transmit` and airtime charging.
+//!
+//! This file is mac80211's flat scheduler. Once a group exists, or in station-first
+//! mode, the calls that walk the lists hand over to the hierarchical code of
+//! `tree.rs`, which applies the same rules at every level.
 
+use super::group::Group;
+use super::node::Node;
 use super::station::{StationAirtime, StationAirtimeStats};
+use super::station_first::STATION_FIRST_LANE;
 use super::txq::{Txq, TxqId};
 use super::txq_list::{Links, TxqList};
-use super::{check_weight, AirtimeGate, AirtimeParams, SchedError};
+use super::{check_weight, AirtimeGate, AirtimeParams, SchedError, SchedulingMode};
 use crate::ids::{Ac, StationId, Tid};
 use crate::station_table::{InsertError, StationTable};
 use crate::time::Instant;
@@ -12,14 +19,27 @@ use alloc::vec::Vec;
 
 /// The airtime DRR (or round-robin) scheduler of one radio.
 pub struct AirtimeScheduler {
-    params: AirtimeParams,
-    txqs: Vec<Txq>,
+    pub(super) params: AirtimeParams,
+    pub(super) txqs: Vec<Txq>,
     /// Stations, found by id in O(1) as mac80211's `sta` pointer; TXQs hold their
     /// station's slot.
-    stations: StationTable<StationAirtime>,
-    lists: [TxqList; Ac::COUNT],
-    /// Current round per AC; 0 means no round may hand out TXQs (PHY AQL said no).
-    rounds: [u16; Ac::COUNT],
+    pub(super) stations: StationTable<StationAirtime>,
+    /// Per lane (AC; station-first mode uses one), the root list.
+    pub(super) lists: [TxqList; Ac::COUNT],
+    /// Current round per lane; 0 means no round may hand out TXQs (PHY AQL said no).
+    pub(super) rounds: [u16; Ac::COUNT],
+    /// Groups by index; removed ones stay, dead, so that identifiers are not reused.
+    pub(super) groups: Vec<Group>,
+    pub(super) live_groups: u32,
+    /// Summed weights of the root's members (ungrouped stations, top-level groups).
+    pub(super) root_member_weight_us: u64,
+    /// Whether the hierarchical code runs: a group exists, or station-first mode.
+    pub(super) tree: bool,
+    /// In the hierarchy, TXQs listed per AC (mac80211's `num_txq`; the flat code
+    /// takes its lists' lengths).
+    pub(super) listed_txqs: [u32; Ac::COUNT],
+    /// Station-first mode: the ACs the PHY gate allowed at the start of the round.
+    pub(super) phy_allowed: [bool; Ac::COUNT],
 }
 
 impl AirtimeScheduler {
@@ -31,6 +51,12 @@ impl AirtimeScheduler {
             stations: StationTable::new(),
             lists: Default::default(),
             rounds: [0; Ac::COUNT],
+            groups: Vec::new(),
+            live_groups: 0,
+            root_member_weight_us: 0,
+            tree: params.mode == SchedulingMode::StationFirst,
+            listed_txqs: [0; Ac::COUNT],
+            phy_allowed: [false; Ac::COUNT],
         })
     }
 
@@ -38,11 +64,17 @@ impl AirtimeScheduler {
         &self.params
     }
 
-    /// Registers a station with the default weight; its deficit starts at the weight.
+    /// Registers a station with the default weight, at the root (in no group); its
+    /// deficit starts at the weight.
     pub fn add_station(&mut self, id: StationId) -> Result<(), SchedError> {
-        let station = StationAirtime::new(id, self.params.default_weight_us);
+        let weight_us = self.params.default_weight_us;
+        let station = StationAirtime::new(id, weight_us);
         match self.stations.insert(id, station) {
-            Ok(_) => Ok(()),
+            Ok(_) => {
+                self.add_member(None, weight_us);
+                self.refresh_limits();
+                Ok(())
+            }
             Err(InsertError::IdTooLarge) => Err(SchedError::StationIdOutOfRange(id)),
             Err(InsertError::Duplicate) => Err(SchedError::DuplicateStation(id)),
         }
@@ -58,7 +90,10 @@ impl AirtimeScheduler {
                 self.txqs[i].live = false;
             }
         }
-        self.stations.remove(id);
+        if let Some(station) = self.stations.remove(id) {
+            self.remove_member(station.group, station.weight_us);
+            self.refresh_limits();
+        }
         Ok(())
     }
 
@@ -67,7 +102,12 @@ impl AirtimeScheduler {
     pub fn set_weight(&mut self, id: StationId, weight_us: u32) -> Result<(), SchedError> {
         check_weight(weight_us)?;
         let slot = self.slot(id)?;
-        self.station_mut(slot).weight_us = weight_us;
+        let station = self.station_mut(slot);
+        let (group, old) = (station.group, station.weight_us);
+        station.weight_us = weight_us;
+        self.remove_member(group, old);
+        self.add_member(group, weight_us);
+        self.refresh_limits();
         Ok(())
     }
 
@@ -89,9 +129,19 @@ impl AirtimeScheduler {
     /// Starts a scheduling round in `ac` (`ieee80211_txq_schedule_start`): if the PHY's
     /// AQL budget for the AC allows, the round number advances (skipping 0); otherwise
     /// it is set to 0 and [`next_txq`](Self::next_txq) hands out nothing this round.
+    /// Station-first mode starts its rounds with
+    /// [`schedule_start_any`](Self::schedule_start_any) instead; this does nothing.
     pub fn schedule_start(&mut self, ac: Ac, gate: &mut impl AirtimeGate) {
+        let active_txqs = if self.tree {
+            if self.params.mode == SchedulingMode::StationFirst {
+                return;
+            }
+            self.listed_txqs[ac.index()]
+        } else {
+            self.lists[ac.index()].len()
+        };
         let round = &mut self.rounds[ac.index()];
-        if gate.phy_may_schedule(ac, self.lists[ac.index()].len()) {
+        if gate.phy_may_schedule(ac, active_txqs) {
             *round = round.wrapping_add(1).max(1);
         } else {
             *round = 0;
@@ -100,11 +150,16 @@ impl AirtimeScheduler {
 
     /// The next TXQ the driver should serve in `ac`, which it then owns until
     /// [`return_txq`](Self::return_txq); `None` when nothing is eligible in this round
-    /// (`ieee80211_next_txq`).
+    /// (`ieee80211_next_txq`). In station-first mode, always `None`: the driver asks
+    /// [`next_txq_any`](Self::next_txq_any).
+    #[inline]
     pub fn next_txq(&mut self, ac: Ac, gate: &mut impl AirtimeGate, now: Instant) -> Option<TxqId> {
         let round = self.rounds[ac.index()];
         if round == 0 {
             return None;
+        }
+        if self.tree {
+            return self.tree_next_txq(ac, gate, now, round);
         }
         let fairness = self.params.fairness;
         let mut first = None;
@@ -168,11 +223,17 @@ impl AirtimeScheduler {
         if !(has_queue || keep_active) {
             return Ok(());
         }
-        let list = &mut self.lists[ac.index()];
-        if station.is_some() && self.params.fairness && has_queue {
-            list.push_front(&mut self.txqs, txq);
+        let front = station.is_some() && self.params.fairness && has_queue;
+        if self.tree {
+            self.tree_link(Node::Txq(txq.0), self.lane(ac), front);
+            self.mark_queued(txq, has_queue);
         } else {
-            list.push_back(&mut self.txqs, txq);
+            let list = &mut self.lists[ac.index()];
+            if front {
+                list.push_front(&mut self.txqs, txq);
+            } else {
+                list.push_back(&mut self.txqs, txq);
+            }
         }
         if has_queue {
             if let Some(slot) = station {
@@ -193,11 +254,18 @@ impl AirtimeScheduler {
     /// (`ieee80211_txq_may_transmit`): whether it may send now. TXQs ahead of it are
     /// rotated behind it, refilling those in deficit. A TXQ allowed to send is unlisted,
     /// as after `next_txq`; one refused is refilled and moved to the back.
+    ///
+    /// With groups, the same happens at every level above the TXQ, and it is refused
+    /// if any group above it is in deficit. `Limit` groups' wall-time caps need the
+    /// time: use [`may_transmit_at`](Self::may_transmit_at) to enforce them too.
     pub fn may_transmit(
         &mut self,
         txq: TxqId,
         gate: &mut impl AirtimeGate,
     ) -> Result<bool, SchedError> {
+        if self.tree {
+            return self.tree_may_transmit(txq, gate, None);
+        }
         let t = self.txq(txq)?;
         let (ac, station) = (t.ac, t.station);
         let allowed = match station {
@@ -230,10 +298,25 @@ impl AirtimeScheduler {
         Ok(allowed)
     }
 
+    /// [`may_transmit`](Self::may_transmit) that also holds `Limit` groups to their
+    /// wall-time caps at `now`.
+    pub fn may_transmit_at(
+        &mut self,
+        txq: TxqId,
+        gate: &mut impl AirtimeGate,
+        now: Instant,
+    ) -> Result<bool, SchedError> {
+        if self.tree {
+            return self.tree_may_transmit(txq, gate, Some(now));
+        }
+        self.may_transmit(txq, gate)
+    }
+
     /// Charges airtime the driver measured for `station` on `tid`
     /// (`ieee80211_sta_register_airtime`): both always count in the statistics; the
     /// deficit is charged with what the TX/RX flags select, and only while the station
-    /// is active, so an idle station does not go into debt.
+    /// is active, so an idle station does not go into debt. The same charge goes to
+    /// every group above the station, and to the wall-time credit of `Limit` ones.
     pub fn register_airtime(
         &mut self,
         station: StationId,
@@ -242,7 +325,26 @@ impl AirtimeScheduler {
         rx_airtime_us: u32,
         now: Instant,
     ) -> Result<(), SchedError> {
+        if self.tree {
+            return self.tree_register_airtime(station, tid, tx_airtime_us, rx_airtime_us, now);
+        }
         let slot = self.slot(station)?;
+        self.charge_station(slot, tid, tx_airtime_us, rx_airtime_us, now, tid.ac());
+        Ok(())
+    }
+
+    /// `register_airtime` for one station: statistics, and the charge to its deficit
+    /// in `lane`, which it returns (`None`: nothing charged).
+    #[inline(always)]
+    pub(super) fn charge_station(
+        &mut self,
+        slot: u32,
+        tid: Tid,
+        tx_airtime_us: u32,
+        rx_airtime_us: u32,
+        now: Instant,
+        lane: Ac,
+    ) -> Option<u64> {
         let p = self.params;
         let station = self.station_mut(slot);
         let ac = tid.ac();
@@ -253,28 +355,79 @@ impl AirtimeScheduler {
         let charge = u64::from(if p.use_tx { tx_airtime_us } else { 0 })
             + u64::from(if p.use_rx { rx_airtime_us } else { 0 });
         if p.fairness && active {
-            let charge = i32::try_from(charge).unwrap_or(i32::MAX);
-            a.deficit_us = a.deficit_us.saturating_sub(charge);
+            let d = &mut station.ac[lane.index()].deficit_us;
+            *d = d.saturating_sub(i32::try_from(charge).unwrap_or(i32::MAX));
+            return Some(charge);
         }
-        Ok(())
+        None
     }
 
     /// Airtime statistics of a station.
     pub fn station_stats(&self, id: StationId) -> Result<StationAirtimeStats, SchedError> {
         let s = self.station(self.slot(id)?);
+        let lane = |ac: Ac| &s.ac[self.lane(ac).index()];
         Ok(StationAirtimeStats {
             station: s.id,
             weight_us: s.weight_us,
             tx_airtime_us: s.ac.map(|a| a.tx_airtime_us),
             rx_airtime_us: s.ac.map(|a| a.rx_airtime_us),
-            deficit_us: s.ac.map(|a| a.deficit_us),
-            refills: s.ac.map(|a| a.refills),
+            deficit_us: Ac::ALL.map(|ac| lane(ac).deficit_us),
+            refills: Ac::ALL.map(|ac| lane(ac).refills),
         })
     }
 
-    /// The TXQs scheduled in `ac`, in list order.
+    /// The TXQs scheduled in `ac`, in list order (with groups: depth first, each
+    /// group's TXQs where the group stands in its parent's list).
     pub fn active_txqs(&self, ac: Ac) -> impl Iterator<Item = TxqId> + '_ {
-        self.lists[ac.index()].iter(&self.txqs)
+        let txqs: Vec<TxqId> = if self.tree {
+            self.tree_active_txqs(ac)
+        } else {
+            self.lists[ac.index()].iter(&self.txqs).collect()
+        };
+        txqs.into_iter()
+    }
+
+    /// TXQs listed in `ac`: what the per-AC PHY gate is told (mac80211's `num_txq`).
+    pub(super) fn active_txq_count(&self, ac: Ac) -> u32 {
+        if self.tree {
+            self.listed_txqs[ac.index()]
+        } else {
+            self.lists[ac.index()].len()
+        }
+    }
+
+    /// The lane that schedules `ac`: itself, or the one lane of station-first mode.
+    #[inline]
+    pub(super) fn lane(&self, ac: Ac) -> Ac {
+        match self.params.mode {
+            SchedulingMode::PerAc => ac,
+            SchedulingMode::StationFirst => STATION_FIRST_LANE,
+        }
+    }
+
+    /// The lanes lists are kept in.
+    pub(super) fn lanes_in_use(&self) -> &'static [Ac] {
+        match self.params.mode {
+            SchedulingMode::PerAc => &Ac::ALL,
+            SchedulingMode::StationFirst => &[STATION_FIRST_LANE],
+        }
+    }
+
+    /// Switches to the hierarchical code when the first group appears. The root lists
+    /// hold only TXQs so far; they stay as they are.
+    pub(super) fn enter_tree(&mut self) {
+        if !self.tree {
+            self.tree = true;
+            self.listed_txqs = self.lists.map(|l| l.len());
+        }
+    }
+
+    /// Switches back to the flat code when the last group goes (per-AC mode): with no
+    /// group, the root lists hold only TXQs again.
+    pub(super) fn leave_tree_if_flat(&mut self) {
+        if self.live_groups == 0 && self.params.mode == SchedulingMode::PerAc {
+            self.tree = false;
+        }
     }
 
     /// The station and TID of a TXQ (`None` station: an interface TXQ).
@@ -293,15 +446,19 @@ impl AirtimeScheduler {
         }
     }
 
-    fn unlink(&mut self, txq: TxqId) {
+    pub(super) fn unlink(&mut self, txq: TxqId) {
         let t = &self.txqs[txq.index()];
         if t.links.listed {
             let ac = t.ac;
-            self.lists[ac.index()].remove(&mut self.txqs, txq);
+            if self.tree {
+                self.tree_unlink(Node::Txq(txq.0), self.lane(ac));
+            } else {
+                self.lists[ac.index()].remove(&mut self.txqs, txq);
+            }
         }
     }
 
-    fn txq(&self, txq: TxqId) -> Result<&Txq, SchedError> {
+    pub(super) fn txq(&self, txq: TxqId) -> Result<&Txq, SchedError> {
         match self.txqs.get(txq.index()) {
             Some(t) if t.live => Ok(t),
             _ => Err(SchedError::UnknownTxq(txq)),
@@ -309,17 +466,17 @@ impl AirtimeScheduler {
     }
 
     #[inline]
-    fn slot(&self, id: StationId) -> Result<u32, SchedError> {
+    pub(super) fn slot(&self, id: StationId) -> Result<u32, SchedError> {
         self.stations.slot(id).ok_or(SchedError::UnknownStation(id))
     }
 
     #[inline]
-    fn station(&self, slot: u32) -> &StationAirtime {
+    pub(super) fn station(&self, slot: u32) -> &StationAirtime {
         self.stations.at(slot)
     }
 
     #[inline]
-    fn station_mut(&mut self, slot: u32) -> &mut StationAirtime {
+    pub(super) fn station_mut(&mut self, slot: u32) -> &mut StationAirtime {
         self.stations.at_mut(slot)
     }
 }

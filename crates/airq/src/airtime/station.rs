@@ -1,6 +1,7 @@
 //! A station's airtime state per access category (mac80211 `struct airtime_info
 //! sta->airtime[ac]` and `sta->airtime_weight`, `net/mac80211/sta_info.h`).
 
+use super::txq_list::{Links, TxqList};
 use crate::ids::{Ac, StationId};
 use crate::time::{Duration, Instant};
 
@@ -9,6 +10,16 @@ pub(super) struct StationAirtime {
     /// DRR quantum in µs added at each refill (`sta->airtime_weight`).
     pub(super) weight_us: u32,
     pub(super) ac: [AcAirtime; Ac::COUNT],
+    /// The group it belongs to (index), if any.
+    pub(super) group: Option<u32>,
+    /// Station-first mode: its place on its parent's list, where it stands for all its
+    /// TXQs, and those of its TXQs that are scheduled, per AC.
+    pub(super) links: Links,
+    pub(super) queues: [TxqList; Ac::COUNT],
+    /// Station-first mode: by TID (a station has one TXQ per TID), the scheduled TXQs
+    /// that were returned with data. The others are empty and listed only to repay a
+    /// deficit (`ieee80211_txq_keep_active`); an AC with data goes before them.
+    pub(super) queued_tids: u16,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -34,11 +45,13 @@ impl StationAirtime {
             id,
             weight_us,
             ac: [ac; Ac::COUNT],
+            group: None,
+            links: Links::default(),
+            queues: Default::default(),
+            queued_tids: 0,
         }
     }
 
-    /// Whether the station was active in this AC within `window` of `now`
-    /// (`ieee80211_sta_keep_active`: `last_active + HZ/10`, i.e. 100 ms).
     /// Whether the effective deficit — the deficit minus airtime pending below the MAC
     /// (mac80211 `ieee80211_sta_deficit`) — is negative.
     #[inline]
@@ -53,6 +66,8 @@ impl StationAirtime {
         a.refills += 1;
     }
 
+    /// Whether the station was active in this AC within `window` of `now`
+    /// (`ieee80211_sta_keep_active`: `last_active + HZ/10`, i.e. 100 ms).
     pub(super) fn keep_active(&self, ac: Ac, now: Instant, window: Duration) -> bool {
         self.ac[ac.index()]
             .last_active
@@ -62,6 +77,9 @@ impl StationAirtime {
 
 /// A snapshot of one station's airtime accounting (what `iw station dump` shows as
 /// `airtime weight`, `tx duration`, `rx duration`, and debugfs `airtime` per AC).
+///
+/// In [station-first](super::SchedulingMode::StationFirst) mode a station has one
+/// deficit for all ACs; every entry of `deficit_us` and `refills` shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StationAirtimeStats {
     pub station: StationId,

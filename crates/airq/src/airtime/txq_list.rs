@@ -5,10 +5,40 @@
 //! leaving) in O(1); and circular with a head index, so that the move `next_txq` makes
 //! most often — the head, refilled, to the tail (several times per decision with a
 //! 256 µs weight against millisecond aggregates) — is one store.
+//!
+//! With groups or station-first scheduling the same list links other nodes too (groups,
+//! stations; [`Node`](super::node::Node)), through whichever arena holds their links:
+//! the list is generic over [`LinkArena`]. A TXQ's entry is its index, so a list of TXQs
+//! alone is the same in both uses.
 
 use super::txq::{Txq, TxqId};
 
-const NIL: u32 = u32::MAX;
+pub(super) const NIL: u32 = u32::MAX;
+
+/// Where the links of a list's entries live: the TXQ arena, or (in a hierarchy) the TXQ,
+/// station and group arenas together.
+pub(super) trait LinkArena {
+    fn links(&self, entry: u32) -> Links;
+}
+
+/// An arena whose links a list may change.
+pub(super) trait LinkArenaMut: LinkArena {
+    fn links_mut(&mut self, entry: u32) -> &mut Links;
+}
+
+impl LinkArena for [Txq] {
+    #[inline]
+    fn links(&self, entry: u32) -> Links {
+        self[entry as usize].links
+    }
+}
+
+impl LinkArenaMut for [Txq] {
+    #[inline]
+    fn links_mut(&mut self, entry: u32) -> &mut Links {
+        &mut self[entry as usize].links
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct TxqList {
@@ -41,79 +71,127 @@ impl Default for Links {
 }
 
 impl TxqList {
-    /// TXQs on the list (mac80211's `num_txq` for the per-AC AQL cap).
+    /// Entries on the list (for a list of TXQs, mac80211's `num_txq` for the per-AC AQL
+    /// cap).
     pub(super) fn len(&self) -> u32 {
         self.len
     }
 
     #[inline]
     pub(super) fn front(&self) -> Option<TxqId> {
-        (self.head != NIL).then_some(TxqId(self.head))
+        self.head_entry().map(TxqId)
+    }
+
+    #[inline]
+    pub(super) fn head_entry(&self) -> Option<u32> {
+        (self.head != NIL).then_some(self.head)
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.head == NIL
     }
 
     /// Inserts before the head, i.e. at the tail of the circle.
-    fn insert_before_head(&mut self, txqs: &mut [Txq], id: TxqId) {
-        debug_assert!(!txqs[id.index()].links.listed, "{id:?} listed twice");
+    #[inline]
+    fn insert_before_head<A: LinkArenaMut + ?Sized>(&mut self, arena: &mut A, entry: u32) {
+        debug_assert!(!arena.links(entry).listed, "entry {entry:#x} listed twice");
         if self.head == NIL {
-            txqs[id.index()].links = Links {
-                prev: id.0,
-                next: id.0,
+            *arena.links_mut(entry) = Links {
+                prev: entry,
+                next: entry,
                 listed: true,
             };
-            self.head = id.0;
+            self.head = entry;
         } else {
             let head = self.head;
-            let tail = txqs[head as usize].links.prev;
-            txqs[id.index()].links = Links {
+            let tail = arena.links(head).prev;
+            *arena.links_mut(entry) = Links {
                 prev: tail,
                 next: head,
                 listed: true,
             };
-            txqs[tail as usize].links.next = id.0;
-            txqs[head as usize].links.prev = id.0;
+            arena.links_mut(tail).next = entry;
+            arena.links_mut(head).prev = entry;
         }
         self.len += 1;
     }
 
+    #[inline]
     pub(super) fn push_back(&mut self, txqs: &mut [Txq], id: TxqId) {
-        self.insert_before_head(txqs, id);
+        self.push_back_entry(txqs, id.0);
     }
 
+    #[inline]
     pub(super) fn push_front(&mut self, txqs: &mut [Txq], id: TxqId) {
-        self.insert_before_head(txqs, id);
-        self.head = id.0;
+        self.push_front_entry(txqs, id.0);
     }
 
     /// Unlinks a listed TXQ.
+    #[inline]
     pub(super) fn remove(&mut self, txqs: &mut [Txq], id: TxqId) {
-        let Links { prev, next, listed } = txqs[id.index()].links;
-        debug_assert!(listed, "{id:?} not listed");
-        if next == id.0 {
-            self.head = NIL;
-        } else {
-            txqs[prev as usize].links.next = next;
-            txqs[next as usize].links.prev = prev;
-            if self.head == id.0 {
-                self.head = next;
-            }
-        }
-        txqs[id.index()].links = Links::default();
-        self.len -= 1;
+        self.remove_entry(txqs, id.0);
     }
 
     /// Moves a listed TXQ to the tail (`list_move_tail`); for the head, one store.
     #[inline]
     pub(super) fn move_to_tail(&mut self, txqs: &mut [Txq], id: TxqId) {
-        if self.head == id.0 {
-            self.head = txqs[id.index()].links.next;
-        } else if txqs[self.head as usize].links.prev != id.0 {
-            self.remove(txqs, id);
-            self.push_back(txqs, id);
-        }
+        self.move_entry_to_tail(txqs, id.0);
     }
 
     /// The TXQs in list order.
     pub(super) fn iter<'a>(&self, txqs: &'a [Txq]) -> impl Iterator<Item = TxqId> + 'a {
+        self.entries(txqs).map(TxqId)
+    }
+
+    #[inline]
+    pub(super) fn push_back_entry<A: LinkArenaMut + ?Sized>(&mut self, arena: &mut A, entry: u32) {
+        self.insert_before_head(arena, entry);
+    }
+
+    #[inline]
+    pub(super) fn push_front_entry<A: LinkArenaMut + ?Sized>(&mut self, arena: &mut A, entry: u32) {
+        self.insert_before_head(arena, entry);
+        self.head = entry;
+    }
+
+    /// Unlinks a listed entry.
+    #[inline]
+    pub(super) fn remove_entry<A: LinkArenaMut + ?Sized>(&mut self, arena: &mut A, entry: u32) {
+        let Links { prev, next, listed } = arena.links(entry);
+        debug_assert!(listed, "entry {entry:#x} not listed");
+        if next == entry {
+            self.head = NIL;
+        } else {
+            arena.links_mut(prev).next = next;
+            arena.links_mut(next).prev = prev;
+            if self.head == entry {
+                self.head = next;
+            }
+        }
+        *arena.links_mut(entry) = Links::default();
+        self.len -= 1;
+    }
+
+    /// Moves a listed entry to the tail; for the head, one store.
+    #[inline]
+    pub(super) fn move_entry_to_tail<A: LinkArenaMut + ?Sized>(
+        &mut self,
+        arena: &mut A,
+        entry: u32,
+    ) {
+        if self.head == entry {
+            self.head = arena.links(entry).next;
+        } else if arena.links(self.head).prev != entry {
+            self.remove_entry(arena, entry);
+            self.push_back_entry(arena, entry);
+        }
+    }
+
+    /// The entries in list order.
+    pub(super) fn entries<'a, A: LinkArena + ?Sized>(
+        &self,
+        arena: &'a A,
+    ) -> impl Iterator<Item = u32> + 'a {
         let head = self.head;
         let mut cur = head;
         let mut started = false;
@@ -122,9 +200,9 @@ impl TxqList {
                 return None;
             }
             started = true;
-            let id = TxqId(cur);
-            cur = txqs[id.index()].links.next;
-            Some(id)
+            let entry = cur;
+            cur = arena.links(entry).next;
+            Some(entry)
         })
     }
 }

@@ -1,0 +1,445 @@
+//! Groups of stations (seeds: netdev 2.2 §4.2 and slides 17–19, "airtime policies"):
+//! their state, and the calls that create, nest, weight and remove them and put
+//! stations in them. How the scheduler serves them is in `tree.rs`; the module
+//! documentation of [`airtime`](super) describes the algorithm.
+
+use super::limit::LimitBucket;
+use super::node::Node;
+use super::scheduler::AirtimeScheduler;
+use super::txq_list::{Links, TxqList};
+use super::{check_weight, SchedError, SchedulingMode};
+use crate::ids::{Ac, StationId};
+use crate::time::Instant;
+use alloc::vec::Vec;
+use core::fmt;
+
+/// The deepest nesting of groups: a group inside [`MAX_GROUP_DEPTH`] − 1 others. Each
+/// level is one step of recursion in `next_txq`, so it is bounded.
+pub const MAX_GROUP_DEPTH: u32 = 8;
+
+/// A group of stations, as [`AirtimeScheduler::add_group`] numbers them. Identifiers
+/// are not reused after [`remove_group`](AirtimeScheduler::remove_group).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct GroupId(pub(crate) u32);
+
+impl GroupId {
+    /// Dense index from 0, usable for the caller's own per-group tables.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for GroupId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "group {}", self.0)
+    }
+}
+
+/// What a group does with the airtime its siblings leave unused.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum GroupMode {
+    /// Work-conserving: when the other groups are idle, this one may use all the
+    /// airtime (hostapd `airtime_mode=2`, "dynamic": weights between BSSes).
+    #[default]
+    Share,
+    /// Capped at its nominal share of wall time even when everything else is idle: the
+    /// seeds' limited guest network (netdev 2.2 slide 19).
+    Limit,
+}
+
+/// A group's state per lane — per AC, or one lane for all ACs in station-first mode.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct GroupLane {
+    /// DRR credit in µs, refilled by the group's weight; starts at the weight.
+    pub(super) deficit_us: i32,
+    pub(super) refills: u64,
+    /// Its members that have something scheduled: TXQs (stations, in station-first
+    /// mode) and subgroups.
+    pub(super) list: TxqList,
+    /// Its place on its parent's list.
+    pub(super) links: Links,
+}
+
+pub(super) struct Group {
+    pub(super) parent: Option<u32>,
+    pub(super) weight_us: u32,
+    pub(super) mode: GroupMode,
+    pub(super) live: bool,
+    /// Stations and groups directly in it.
+    pub(super) members: u32,
+    /// Their summed weights: the denominator of each member's nominal share.
+    pub(super) member_weight_us: u64,
+    pub(super) lanes: [GroupLane; Ac::COUNT],
+    /// Per AC of the airtime: what its deficits were charged, µs.
+    pub(super) airtime_us: [u64; Ac::COUNT],
+    /// The wall-time cap; kept (full, share updated) only while the mode is `Limit`.
+    pub(super) limit: LimitBucket,
+}
+
+impl Group {
+    #[inline]
+    pub(super) fn owes(&self, lane: Ac) -> bool {
+        self.lanes[lane.index()].deficit_us < 0
+    }
+
+    pub(super) fn refill(&mut self, lane: Ac) {
+        let l = &mut self.lanes[lane.index()];
+        l.deficit_us = l.deficit_us.saturating_add(self.weight_us as i32);
+        l.refills += 1;
+    }
+}
+
+/// A snapshot of one group's accounting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GroupStats {
+    pub group: GroupId,
+    pub parent: Option<GroupId>,
+    pub weight_us: u32,
+    pub mode: GroupMode,
+    /// Stations and groups directly in it.
+    pub members: u32,
+    /// Per AC: airtime charged to the group's deficit (its stations', and its
+    /// subgroups'), µs.
+    pub airtime_us: [u64; Ac::COUNT],
+    /// Per AC: the DRR deficit, µs. In station-first mode a group has one deficit for
+    /// all ACs; every entry shows it (and `refills` likewise).
+    pub deficit_us: [i32; Ac::COUNT],
+    /// Per AC: refills of the deficit by the weight, so far.
+    pub refills: [u64; Ac::COUNT],
+    /// The group's share of the airtime when every station is busy, parts per million:
+    /// from the root down, the product of each level's weight over the summed weights
+    /// of that level's members. A `Limit` group is capped at it.
+    pub nominal_share_ppm: u32,
+    /// `Limit` groups: the wall-time credit, µs (negative while over the limit), as of
+    /// the last time it was used.
+    pub limit_credit_us: Option<i64>,
+}
+
+impl AirtimeScheduler {
+    /// Creates a group inside `parent` (`None`: at the root, beside the ungrouped
+    /// stations) with a DRR weight in µs per refill, as a station's. Its deficit
+    /// starts at its weight.
+    pub fn add_group(
+        &mut self,
+        parent: Option<GroupId>,
+        weight_us: u32,
+        mode: GroupMode,
+    ) -> Result<GroupId, SchedError> {
+        check_weight(weight_us)?;
+        let parent_index = parent.map(|p| self.group_index(p)).transpose()?;
+        if let Some(p) = parent {
+            if self.group_depth(parent_index) >= MAX_GROUP_DEPTH {
+                return Err(SchedError::GroupTooDeep(p));
+            }
+        }
+        let lane = GroupLane {
+            deficit_us: weight_us as i32,
+            ..GroupLane::default()
+        };
+        self.groups.push(Group {
+            parent: parent_index,
+            weight_us,
+            mode,
+            live: true,
+            members: 0,
+            member_weight_us: 0,
+            lanes: [lane; Ac::COUNT],
+            airtime_us: [0; Ac::COUNT],
+            limit: LimitBucket::new(0, self.params.limit_burst),
+        });
+        self.add_member(parent_index, weight_us);
+        self.live_groups += 1;
+        self.enter_tree();
+        self.refresh_limits();
+        Ok(GroupId(self.groups.len() as u32 - 1))
+    }
+
+    /// Removes an empty group. Its identifier is not reused.
+    pub fn remove_group(&mut self, group: GroupId) -> Result<(), SchedError> {
+        let g = self.group_index(group)?;
+        if self.groups[g as usize].members > 0 {
+            return Err(SchedError::GroupNotEmpty(group));
+        }
+        // Empty, so it is on no list.
+        let grp = &mut self.groups[g as usize];
+        grp.live = false;
+        let (parent, weight_us) = (grp.parent, grp.weight_us);
+        self.remove_member(parent, weight_us);
+        self.live_groups -= 1;
+        self.leave_tree_if_flat();
+        self.refresh_limits();
+        Ok(())
+    }
+
+    /// Sets a group's weight: its share among its parent's members is proportional to
+    /// it.
+    pub fn set_group_weight(&mut self, group: GroupId, weight_us: u32) -> Result<(), SchedError> {
+        check_weight(weight_us)?;
+        let g = self.group_index(group)?;
+        let grp = &mut self.groups[g as usize];
+        let (parent, old) = (grp.parent, grp.weight_us);
+        grp.weight_us = weight_us;
+        self.remove_member(parent, old);
+        self.add_member(parent, weight_us);
+        self.refresh_limits();
+        Ok(())
+    }
+
+    /// Sets a group's mode. A group made `Limit` starts with a full bucket.
+    pub fn set_group_mode(&mut self, group: GroupId, mode: GroupMode) -> Result<(), SchedError> {
+        let g = self.group_index(group)?;
+        let burst = self.params.limit_burst;
+        let grp = &mut self.groups[g as usize];
+        if grp.mode != mode {
+            grp.mode = mode;
+            grp.limit = LimitBucket::new(0, burst);
+            self.refresh_limits();
+        }
+        Ok(())
+    }
+
+    /// Moves a group, with everything in it, into `parent` (`None`: the root). What it
+    /// has scheduled goes to the back of its new parent's lists.
+    pub fn set_group_parent(
+        &mut self,
+        group: GroupId,
+        parent: Option<GroupId>,
+    ) -> Result<(), SchedError> {
+        let g = self.group_index(group)?;
+        let new_parent = parent.map(|p| self.group_index(p)).transpose()?;
+        if let (Some(p), Some(parent)) = (new_parent, parent) {
+            if self.is_within(p, g) {
+                return Err(SchedError::GroupCycle(group));
+            }
+            if self.group_depth(Some(p)) + self.group_height(g) > MAX_GROUP_DEPTH {
+                return Err(SchedError::GroupTooDeep(parent));
+            }
+        }
+        let old_parent = self.groups[g as usize].parent;
+        if old_parent == new_parent {
+            return Ok(());
+        }
+        let listed = self.unlink_lanes(Node::Group(g));
+        let weight_us = self.groups[g as usize].weight_us;
+        self.remove_member(old_parent, weight_us);
+        self.groups[g as usize].parent = new_parent;
+        self.add_member(new_parent, weight_us);
+        self.relink_lanes(Node::Group(g), listed);
+        self.refresh_limits();
+        Ok(())
+    }
+
+    /// Puts a station in a group, or (`None`) back at the root. Its scheduled TXQs go
+    /// to the back of the new group's lists; its deficits go with it.
+    pub fn set_station_group(
+        &mut self,
+        station: StationId,
+        group: Option<GroupId>,
+    ) -> Result<(), SchedError> {
+        let slot = self.slot(station)?;
+        let new_group = group.map(|g| self.group_index(g)).transpose()?;
+        let sta = self.station(slot);
+        let (old_group, weight_us) = (sta.group, sta.weight_us);
+        if old_group == new_group {
+            return Ok(());
+        }
+        // A station in a group, or going into one, means groups exist: tree mode.
+        let listed = match self.params.mode {
+            SchedulingMode::StationFirst => self.unlink_lanes(Node::Station(slot)),
+            SchedulingMode::PerAc => 0,
+        };
+        let txqs = self.unlink_station_txqs(slot);
+        self.remove_member(old_group, weight_us);
+        self.station_mut(slot).group = new_group;
+        self.add_member(new_group, weight_us);
+        self.relink_lanes(Node::Station(slot), listed);
+        for txq in txqs {
+            let lane = self.lane(self.txqs[txq as usize].ac);
+            self.tree_link(Node::Txq(txq), lane, false);
+        }
+        self.refresh_limits();
+        Ok(())
+    }
+
+    /// The group a station is in.
+    pub fn station_group(&self, station: StationId) -> Result<Option<GroupId>, SchedError> {
+        Ok(self.station(self.slot(station)?).group.map(GroupId))
+    }
+
+    /// Accounting of a group.
+    pub fn group_stats(&self, group: GroupId) -> Result<GroupStats, SchedError> {
+        let g = self.group_index(group)?;
+        let grp = &self.groups[g as usize];
+        let lane = |ac: Ac| &grp.lanes[self.lane(ac).index()];
+        let share_ppm = (u128::from(self.nominal_share_q32(g)) * 1_000_000) >> 32;
+        Ok(GroupStats {
+            group,
+            parent: grp.parent.map(GroupId),
+            weight_us: grp.weight_us,
+            mode: grp.mode,
+            members: grp.members,
+            airtime_us: grp.airtime_us,
+            deficit_us: Ac::ALL.map(|ac| lane(ac).deficit_us),
+            refills: Ac::ALL.map(|ac| lane(ac).refills),
+            nominal_share_ppm: share_ppm as u32,
+            limit_credit_us: (grp.mode == GroupMode::Limit).then_some(grp.limit.credit_ns / 1000),
+        })
+    }
+
+    /// When the scheduler next needs attention although nothing was returned to it:
+    /// the earliest instant after `now` at which a `Limit` group with something
+    /// scheduled, over its limit, may be served again. A driver whose `next_txq` found
+    /// nothing may leave the channel idle until then. (A group's credit grows linearly,
+    /// so the instant is exact even for a group not looked at lately, e.g. one inside
+    /// another limited group.) O(groups).
+    pub fn next_timeout(&self, now: Instant) -> Option<Instant> {
+        self.groups
+            .iter()
+            .filter(|g| g.live && g.mode == GroupMode::Limit)
+            .filter(|g| g.lanes.iter().any(|l| !l.list.is_empty()))
+            .filter_map(|g| g.limit.reopens_at())
+            .filter(|&t| t > now)
+            .min()
+    }
+
+    pub(super) fn group_index(&self, group: GroupId) -> Result<u32, SchedError> {
+        match self.groups.get(group.index()) {
+            Some(g) if g.live => Ok(group.0),
+            _ => Err(SchedError::UnknownGroup(group)),
+        }
+    }
+
+    /// Levels of groups from `group` up to the root: 0 for the root itself.
+    fn group_depth(&self, mut group: Option<u32>) -> u32 {
+        let mut depth = 0;
+        while let Some(g) = group {
+            depth += 1;
+            group = self.groups[g as usize].parent;
+        }
+        depth
+    }
+
+    /// Levels of groups from `group` down to its deepest subgroup: 1 with none.
+    fn group_height(&self, group: u32) -> u32 {
+        (0..self.groups.len() as u32)
+            .filter(|&h| self.groups[h as usize].live)
+            .filter_map(|h| {
+                let mut cur = Some(h);
+                let mut levels = 1;
+                while let Some(c) = cur {
+                    if c == group {
+                        return Some(levels);
+                    }
+                    levels += 1;
+                    cur = self.groups[c as usize].parent;
+                }
+                None
+            })
+            .max()
+            .unwrap_or(1)
+    }
+
+    /// Whether `group` is `ancestor` or inside it.
+    fn is_within(&self, group: u32, ancestor: u32) -> bool {
+        let mut cur = Some(group);
+        while let Some(c) = cur {
+            if c == ancestor {
+                return true;
+            }
+            cur = self.groups[c as usize].parent;
+        }
+        false
+    }
+
+    pub(super) fn add_member(&mut self, parent: Option<u32>, weight_us: u32) {
+        match parent {
+            Some(p) => {
+                let grp = &mut self.groups[p as usize];
+                grp.members += 1;
+                grp.member_weight_us += u64::from(weight_us);
+            }
+            None => self.root_member_weight_us += u64::from(weight_us),
+        }
+    }
+
+    pub(super) fn remove_member(&mut self, parent: Option<u32>, weight_us: u32) {
+        match parent {
+            Some(p) => {
+                let grp = &mut self.groups[p as usize];
+                grp.members -= 1;
+                grp.member_weight_us -= u64::from(weight_us);
+            }
+            None => self.root_member_weight_us -= u64::from(weight_us),
+        }
+    }
+
+    /// The nominal share of a group, Q32: the product, from the root down, of each
+    /// level's weight over the summed weights of that level's members.
+    fn nominal_share_q32(&self, group: u32) -> u64 {
+        let mut share: u64 = 1 << 32;
+        let mut cur = Some(group);
+        while let Some(c) = cur {
+            let grp = &self.groups[c as usize];
+            let members_us = match grp.parent {
+                Some(p) => self.groups[p as usize].member_weight_us,
+                None => self.root_member_weight_us,
+            };
+            share = share * u64::from(grp.weight_us) / members_us.max(1);
+            cur = grp.parent;
+        }
+        share
+    }
+
+    /// Recomputes the shares of `Limit` groups after any change of weights or members.
+    /// O(groups × depth); groups are few.
+    pub(super) fn refresh_limits(&mut self) {
+        for g in 0..self.groups.len() as u32 {
+            let grp = &self.groups[g as usize];
+            if grp.live && grp.mode == GroupMode::Limit {
+                let share = self.nominal_share_q32(g);
+                self.groups[g as usize].limit.share_q32 = share;
+            }
+        }
+    }
+
+    /// Unlinks a node (a group, or a station in station-first mode) from every lane it
+    /// is listed in, keeping what is below it; returns the lanes as a bit set.
+    fn unlink_lanes(&mut self, node: Node) -> u8 {
+        let mut listed = 0;
+        for &lane in self.lanes_in_use() {
+            if self.node_listed(node, lane) {
+                self.tree_unlink(node, lane);
+                listed |= 1 << lane.index();
+            }
+        }
+        listed
+    }
+
+    /// Links a node back, at the tail, in the lanes `listed` says it was in.
+    fn relink_lanes(&mut self, node: Node, listed: u8) {
+        for &lane in self.lanes_in_use() {
+            if listed & (1 << lane.index()) != 0 {
+                self.tree_link(node, lane, false);
+            }
+        }
+    }
+
+    /// Per-AC mode: unlinks the scheduled TXQs of a station (O(TXQs)), returning them
+    /// in index order.
+    fn unlink_station_txqs(&mut self, slot: u32) -> Vec<u32> {
+        if self.params.mode == SchedulingMode::StationFirst {
+            return Vec::new();
+        }
+        let txqs: Vec<u32> = (0..self.txqs.len() as u32)
+            .filter(|&i| {
+                let t = &self.txqs[i as usize];
+                t.live && t.station == Some(slot) && t.links.listed
+            })
+            .collect();
+        for &i in &txqs {
+            let lane = self.lane(self.txqs[i as usize].ac);
+            self.tree_unlink(Node::Txq(i), lane);
+        }
+        txqs
+    }
+}
