@@ -26,8 +26,13 @@ pub struct AirtimeScheduler {
     pub(super) stations: StationTable<StationAirtime>,
     /// Per lane (AC; station-first mode uses one), the root list.
     pub(super) lists: [TxqList; Ac::COUNT],
-    /// Current round per lane; 0 means no round may hand out TXQs (PHY AQL said no).
+    /// Current round per lane (never 0, which marks a TXQ never served).
     pub(super) rounds: [u16; Ac::COUNT],
+    /// The PHY's AQL gate refused the current round of the lane: it hands out nothing.
+    /// A flag rather than mac80211's round number 0, which would restart the count at
+    /// 1 and make a TXQ last served in an old round 1 look already served — a round
+    /// ending at once, for good if nothing is in flight to start another.
+    pub(super) refused: [bool; Ac::COUNT],
     /// Groups by index; removed ones stay, dead, so that identifiers are not reused.
     pub(super) groups: Vec<Group>,
     pub(super) live_groups: u32,
@@ -51,6 +56,7 @@ impl AirtimeScheduler {
             stations: StationTable::new(),
             lists: Default::default(),
             rounds: [0; Ac::COUNT],
+            refused: [true; Ac::COUNT],
             groups: Vec::new(),
             live_groups: 0,
             root_member_weight_us: 0,
@@ -126,9 +132,9 @@ impl AirtimeScheduler {
         Ok(TxqId(self.txqs.len() as u32 - 1))
     }
 
-    /// Starts a scheduling round in `ac` (`ieee80211_txq_schedule_start`): if the PHY's
-    /// AQL budget for the AC allows, the round number advances (skipping 0); otherwise
-    /// it is set to 0 and [`next_txq`](Self::next_txq) hands out nothing this round.
+    /// Starts a scheduling round in `ac` (`ieee80211_txq_schedule_start`): the round
+    /// number advances (skipping 0); if the PHY's AQL budget for the AC does not allow,
+    /// [`next_txq`](Self::next_txq) hands out nothing this round.
     /// Station-first mode starts its rounds with
     /// [`schedule_start_any`](Self::schedule_start_any) instead; this does nothing.
     pub fn schedule_start(&mut self, ac: Ac, gate: &mut impl AirtimeGate) {
@@ -141,11 +147,8 @@ impl AirtimeScheduler {
             self.lists[ac.index()].len()
         };
         let round = &mut self.rounds[ac.index()];
-        if gate.phy_may_schedule(ac, active_txqs) {
-            *round = round.wrapping_add(1).max(1);
-        } else {
-            *round = 0;
-        }
+        *round = round.wrapping_add(1).max(1);
+        self.refused[ac.index()] = !gate.phy_may_schedule(ac, active_txqs);
     }
 
     /// The next TXQ the driver should serve in `ac`, which it then owns until
@@ -155,7 +158,7 @@ impl AirtimeScheduler {
     #[inline]
     pub fn next_txq(&mut self, ac: Ac, gate: &mut impl AirtimeGate, now: Instant) -> Option<TxqId> {
         let round = self.rounds[ac.index()];
-        if round == 0 {
+        if self.refused[ac.index()] {
             return None;
         }
         if self.tree {

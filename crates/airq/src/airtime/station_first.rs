@@ -64,8 +64,9 @@ impl AirtimeScheduler {
             self.phy_allowed[ac.index()] = allowed;
             any |= allowed;
         }
-        let round = &mut self.rounds[STATION_FIRST_LANE.index()];
-        *round = if any { round.wrapping_add(1).max(1) } else { 0 };
+        let lane = STATION_FIRST_LANE.index();
+        self.rounds[lane] = self.rounds[lane].wrapping_add(1).max(1);
+        self.refused[lane] = !any;
     }
 
     /// The next TXQ to serve, of any AC. Station-first mode: the station chosen by
@@ -78,7 +79,7 @@ impl AirtimeScheduler {
                 .find_map(|ac| self.next_txq(ac, gate, now));
         }
         let round = self.rounds[STATION_FIRST_LANE.index()];
-        if round == 0 {
+        if self.refused[STATION_FIRST_LANE.index()] {
             return None;
         }
         match self.select(Owner::Root(STATION_FIRST_LANE), gate, now, round) {

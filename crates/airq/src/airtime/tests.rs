@@ -209,6 +209,31 @@ fn aql_gates_stations_and_rounds() {
     assert_eq!(s.next_txq(Ac::Be, &mut phy_full, Instant::ZERO), None);
 }
 
+/// A refused round must not restart the round count: a TXQ served in round 1 before
+/// the refusal is due again in the next allowed round (mac80211's round number 0
+/// would make that round 1 again and end it at once).
+#[test]
+fn a_refused_round_does_not_replay_old_round_numbers() {
+    let (mut s, q) = fixture(1, AirtimeParams::round_robin());
+    s.return_txq(q[0], true, Instant::ZERO).unwrap();
+    let mut open = TestGate {
+        blocked: None,
+        phy_ok: true,
+        pending_us: 0,
+    };
+    s.schedule_start(Ac::Be, &mut open);
+    let t = s.next_txq(Ac::Be, &mut open, Instant::ZERO).unwrap();
+    s.return_txq(t, true, Instant::ZERO).unwrap();
+    let mut full = TestGate {
+        phy_ok: false,
+        ..open
+    };
+    s.schedule_start(Ac::Be, &mut full);
+    assert_eq!(s.next_txq(Ac::Be, &mut full, Instant::ZERO), None);
+    s.schedule_start(Ac::Be, &mut open);
+    assert_eq!(s.next_txq(Ac::Be, &mut open, Instant::ZERO), Some(q[0]));
+}
+
 #[test]
 fn pending_airtime_counts_against_the_deficit() {
     let (mut s, q) = fixture(2, AirtimeParams::default());
