@@ -18,14 +18,12 @@
 //! against here; this model uses the same timings as the simulator.)
 
 use crate::bianchi::bianchi_tau;
+use crate::saturated::uplink_throughputs;
 use airq::phy::{ack_duration, DsssDataRate, DsssPreamble, Rate};
-use airq::{Duration, Instant};
-use airq_sim::ap::ApConfig;
+use airq::Duration;
 use airq_sim::edca::EdcaParams;
 use airq_sim::frame::MPDU_OVERHEAD_BYTES;
 use airq_sim::link::{BssConfig, StationLink};
-use airq_sim::sim::{BssScenario, Sim};
-use airq_sim::traffic::{Direction, FlowSpec, Load};
 
 const PACKET_BYTES: u32 = 1500;
 const CW_MIN: u16 = 31;
@@ -71,24 +69,7 @@ fn model(n: u32) -> f64 {
 fn simulate(n: u16, seconds: u64) -> Vec<f64> {
     let mut stations = vec![StationLink::new(rate(DsssDataRate::Mbps11)); n as usize];
     stations[0] = StationLink::new(rate(DsssDataRate::Mbps1));
-    let flows = (0..n)
-        .map(|s| FlowSpec {
-            load: Load::Saturated { backlog_packets: 4 },
-            payload_bytes: PACKET_BYTES - 28,
-            ..FlowSpec::saturated(s, Direction::Uplink)
-        })
-        .collect();
-    let mut sim = Sim::new(
-        BssScenario::new(bss(), stations, flows),
-        &ApConfig::preset("fifo").unwrap(),
-    )
-    .unwrap();
-    sim.run_until(Instant::ZERO + Duration::from_secs(seconds));
-    let m = sim.metrics();
-    m.stations
-        .iter()
-        .map(|s| s.rx_bytes_up as f64 * 8.0 / m.duration.as_secs_f64())
-        .collect()
+    uplink_throughputs(bss(), stations, PACKET_BYTES, seconds)
 }
 
 #[test]

@@ -5,14 +5,12 @@
 //! simulator uses: T_s = PPDU + SIFS + Ack + DIFS; T_c = PPDU + EIFS (the bystanders'
 //! EIFS, which the colliders' Ack timeout matches in the model).
 
+use crate::saturated::uplink_throughputs;
 use airq::phy::{ack_duration, DsssDataRate, DsssPreamble, Rate};
-use airq::{Duration, Instant};
-use airq_sim::ap::ApConfig;
+use airq::Duration;
 use airq_sim::edca::EdcaParams;
 use airq_sim::frame::MPDU_OVERHEAD_BYTES;
 use airq_sim::link::{BssConfig, StationLink};
-use airq_sim::sim::{BssScenario, Sim};
-use airq_sim::traffic::{Direction, FlowSpec, Load};
 
 const CW_MIN: u16 = 31;
 const CW_MAX: u16 = 1023;
@@ -62,24 +60,10 @@ fn bss_80211b() -> BssConfig {
 }
 
 fn simulate(rate: Rate, n: u16, seconds: u64) -> f64 {
-    let bss = bss_80211b();
     let stations = vec![StationLink::new(rate); n as usize];
-    let flows = (0..n)
-        .map(|s| FlowSpec {
-            load: Load::Saturated { backlog_packets: 4 },
-            payload_bytes: PACKET_BYTES - 28,
-            ..FlowSpec::saturated(s, Direction::Uplink)
-        })
-        .collect();
-    let mut sim = Sim::new(
-        BssScenario::new(bss, stations, flows),
-        &ApConfig::preset("fifo").unwrap(),
-    )
-    .unwrap();
-    sim.run_until(Instant::ZERO + Duration::from_secs(seconds));
-    let m = sim.metrics();
-    let bytes: u64 = m.stations.iter().map(|s| s.rx_bytes_up).sum();
-    bytes as f64 * 8.0 / m.duration.as_secs_f64()
+    uplink_throughputs(bss_80211b(), stations, PACKET_BYTES, seconds)
+        .iter()
+        .sum()
 }
 
 fn model(rate: Rate, n: u32) -> f64 {

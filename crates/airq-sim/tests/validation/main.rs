@@ -4,4 +4,5 @@
 mod anomaly;
 mod bianchi;
 mod determinism;
+mod saturated;
 mod udp_flood;
