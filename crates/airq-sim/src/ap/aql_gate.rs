@@ -58,14 +58,6 @@ impl AqlGate {
         }
     }
 
-    /// AQL's per-AC PHY gate (`ieee80211_txq_schedule_airtime_check`) with
-    /// `active_txqs` active TXQs; always true with AQL off.
-    pub(super) fn round_allowed(&mut self, ac: Ac, active_txqs: u32) -> bool {
-        self.aql
-            .as_mut()
-            .is_none_or(|a| a.schedule_allowed(ac, active_txqs))
-    }
-
     pub(super) fn charge(&mut self, station: u16, ac: Ac, airtime_us: u32) {
         if let Some(aql) = &mut self.aql {
             let r = aql.charge(StationId(u32::from(station)), ac, airtime_us);
@@ -118,9 +110,11 @@ impl AirtimeGate for AqlGate {
             .is_none_or(|a| a.station_may_dequeue(station, ac, now))
     }
 
-    /// Always: the transmit path checks the PHY gate itself before starting a round
-    /// ([`AqlGate::round_allowed`]; see `Lower::start_round` for why).
-    fn phy_may_schedule(&mut self, _ac: Ac, _active_txqs: u32) -> bool {
-        true
+    /// AQL's per-AC PHY gate (`ieee80211_txq_schedule_airtime_check`), with the
+    /// scheduler's count of active TXQs.
+    fn phy_may_schedule(&mut self, ac: Ac, active_txqs: u32) -> bool {
+        self.aql
+            .as_mut()
+            .is_none_or(|a| a.schedule_allowed(ac, active_txqs))
     }
 }

@@ -3,10 +3,9 @@
 //! queued" holds by construction and can be checked against the queues themselves.
 
 use super::stats::{LayerBacklog, StationTxStats};
-use super::txq_key::TxqKey;
 use crate::packet::SimPacket;
 use crate::txpath::{DropCause, TxOutput};
-use airq::{Ac, Tid};
+use airq::Ac;
 
 /// The layer a packet leaves when it is dropped or delivered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,10 +22,6 @@ pub(super) struct Ledger {
     pub(super) stations: Vec<StationTxStats>,
     pub(super) station_backlog: Vec<LayerBacklog>,
     pub(super) ac_backlog: [LayerBacklog; Ac::COUNT],
-    /// Per station-TID: packets in the MAC layer.
-    key_mac_packets: Vec<u32>,
-    /// Per AC: station-TIDs with packets in the MAC layer.
-    mac_active: [u32; Ac::COUNT],
 }
 
 impl Ledger {
@@ -35,14 +30,7 @@ impl Ledger {
             stations: vec![StationTxStats::default(); stations],
             station_backlog: vec![LayerBacklog::default(); stations],
             ac_backlog: [LayerBacklog::default(); Ac::COUNT],
-            key_mac_packets: vec![0; stations * Tid::COUNT],
-            mac_active: [0; Ac::COUNT],
         }
-    }
-
-    /// Station-TIDs of `ac` with packets in the MAC layer.
-    pub(super) fn mac_active_txqs(&self, ac: Ac) -> u32 {
-        self.mac_active[ac.index()]
     }
 
     fn both(&mut self, p: &SimPacket) -> (&mut LayerBacklog, &mut LayerBacklog) {
@@ -61,13 +49,6 @@ impl Ledger {
     /// A packet entered `layer` (not [`Layer::Arrival`]).
     pub(super) fn entered(&mut self, layer: Layer, p: &SimPacket) {
         let bytes = u64::from(p.len_bytes);
-        if let Layer::Mac = layer {
-            let n = &mut self.key_mac_packets[TxqKey::new(p.station, p.tid).index()];
-            if *n == 0 {
-                self.mac_active[p.tid.ac().index()] += 1;
-            }
-            *n += 1;
-        }
         if let Layer::Driver(_) = layer {
             let s = &mut self.stations[usize::from(p.station)];
             s.dequeued_packets += 1;
@@ -93,13 +74,6 @@ impl Ledger {
     /// A packet left `layer` (to the next layer, the receiver or a drop).
     pub(super) fn left(&mut self, layer: Layer, p: &SimPacket) {
         let bytes = u64::from(p.len_bytes);
-        if let Layer::Mac = layer {
-            let n = &mut self.key_mac_packets[TxqKey::new(p.station, p.tid).index()];
-            *n -= 1;
-            if *n == 0 {
-                self.mac_active[p.tid.ac().index()] -= 1;
-            }
-        }
         let (a, b) = self.both(p);
         for l in [a, b] {
             match layer {

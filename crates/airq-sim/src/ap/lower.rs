@@ -98,24 +98,11 @@ impl Lower {
         )
     }
 
-    /// Starts a scheduling round of `ac` if AQL's per-AC PHY gate allows
-    /// (`ieee80211_txq_schedule_start`); false if it does not, and then no TXQ may be
-    /// served this round.
-    ///
-    /// The gate is checked here rather than by the scheduler: the library's
-    /// `schedule_start`, like mac80211's, sets the round number to 0 on a refusal, so the
-    /// next round is numbered 1 again and a TXQ last served in an old round 1 is taken for
-    /// "already served this round" — an empty round, and with nothing left in flight to
-    /// trigger another one, a stall. The number of active TXQs the cap grows with is
-    /// counted as the station-TIDs with packets in the MAC layer (mac80211 counts the
-    /// TXQs on its list, which also keeps recently active empty ones).
+    /// Starts a scheduling round of `ac` (`ieee80211_txq_schedule_start`); false if
+    /// AQL's per-AC PHY gate refused it, and then no TXQ may be served this round.
     pub(super) fn start_round(&mut self, ac: Ac) -> bool {
-        let active = self.ledger.mac_active_txqs(ac);
-        if !self.gate.round_allowed(ac, active) {
-            return false;
-        }
         self.sched.schedule_start(ac, &mut self.gate);
-        true
+        self.sched.round_allowed(ac)
     }
 
     /// Whether frames of `ac` wait in the MAC layer or in a [`TidTx`] (retries).

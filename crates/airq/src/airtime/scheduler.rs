@@ -151,6 +151,12 @@ impl AirtimeScheduler {
         self.refused[ac.index()] = !gate.phy_may_schedule(ac, active_txqs);
     }
 
+    /// Whether the current round of `ac` may hand out TXQs: the PHY's AQL gate allowed
+    /// it at [`schedule_start`](Self::schedule_start).
+    pub fn round_allowed(&self, ac: Ac) -> bool {
+        !self.refused[self.lane(ac).index()]
+    }
+
     /// The next TXQ the driver should serve in `ac`, which it then owns until
     /// [`return_txq`](Self::return_txq); `None` when nothing is eligible in this round
     /// (`ieee80211_next_txq`). In station-first mode, always `None`: the driver asks

@@ -229,8 +229,10 @@ fn a_refused_round_does_not_replay_old_round_numbers() {
         ..open
     };
     s.schedule_start(Ac::Be, &mut full);
+    assert!(!s.round_allowed(Ac::Be));
     assert_eq!(s.next_txq(Ac::Be, &mut full, Instant::ZERO), None);
     s.schedule_start(Ac::Be, &mut open);
+    assert!(s.round_allowed(Ac::Be));
     assert_eq!(s.next_txq(Ac::Be, &mut open, Instant::ZERO), Some(q[0]));
 }
 
