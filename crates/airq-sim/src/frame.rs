@@ -81,14 +81,6 @@ impl Ppdu {
             duration,
         }
     }
-
-    /// Bytes of IP packets carried.
-    pub fn payload_bytes(&self) -> u64 {
-        self.mpdus
-            .iter()
-            .map(|m| u64::from(m.packet.len_bytes))
-            .sum()
-    }
 }
 
 /// TXTIME of a PPDU carrying MPDUs of the given lengths.

@@ -134,14 +134,6 @@ impl Medium {
         }
     }
 
-    pub fn is_busy(&self) -> bool {
-        self.busy
-    }
-
-    pub fn is_active(&self, id: EdcafId) -> bool {
-        self.edcafs[id.0 as usize].active
-    }
-
     /// The EDCAF has a frame (again) at `now`.
     pub fn activate(&mut self, id: EdcafId, now: Instant) {
         let slot = self.timing.slot_time;
@@ -286,11 +278,6 @@ impl Medium {
     fn redraw(&mut self, id: EdcafId) {
         let e = &mut self.edcafs[id.0 as usize];
         e.backoff = Some(self.rngs[id.node().index()].uniform_inclusive(u32::from(e.cw)));
-    }
-
-    /// The EDCAF's current contention window.
-    pub fn cw(&self, id: EdcafId) -> u16 {
-        self.edcafs[id.0 as usize].cw
     }
 }
 

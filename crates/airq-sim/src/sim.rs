@@ -327,7 +327,7 @@ impl Sim {
                 self.update_access(node);
             }
             Event::ArriveAtAp(packet) => {
-                self.ap_enqueue(packet);
+                self.enqueue_at(NodeId::Ap, packet);
                 self.drain_out();
                 self.update_access(NodeId::Ap);
             }
@@ -359,10 +359,16 @@ impl Sim {
         }
     }
 
-    /// Hands a downlink packet to the AP.
-    fn ap_enqueue(&mut self, packet: SimPacket) {
-        let result = self.ap.enqueue(packet, self.now, &mut self.out);
-        debug_assert!(result.is_ok(), "flows are checked against the stations");
+    /// Hands a packet to the transmit path of its sender, `node`; drops go to
+    /// `self.out`.
+    fn enqueue_at(&mut self, node: NodeId, packet: SimPacket) {
+        match node {
+            NodeId::Ap => {
+                let result = self.ap.enqueue(packet, self.now, &mut self.out);
+                debug_assert!(result.is_ok(), "flows are checked against the stations");
+            }
+            NodeId::Sta(s) => self.stations[s as usize].enqueue(packet, self.now, &mut self.out),
+        }
     }
 
     fn sender(&self, flow: u32) -> NodeId {
@@ -408,8 +414,8 @@ impl Sim {
                 self.events
                     .schedule(self.wire_free + wired.delay, Event::ArriveAtAp(packet));
             }
-            node @ NodeId::Sta(s) => {
-                self.stations[s as usize].enqueue(packet, self.now, &mut self.out);
+            node @ NodeId::Sta(_) => {
+                self.enqueue_at(node, packet);
                 self.drain_out();
                 self.update_access(node);
             }
@@ -441,12 +447,7 @@ impl Sim {
                 let packet = self.make_packet(f);
                 self.flows[f as usize].queued += 1;
                 added = true;
-                match node {
-                    NodeId::Ap => self.ap_enqueue(packet),
-                    NodeId::Sta(s) => {
-                        self.stations[s as usize].enqueue(packet, self.now, &mut self.out)
-                    }
-                }
+                self.enqueue_at(node, packet);
                 if !self.out.dropped.is_empty() {
                     self.drain_out();
                     return;
@@ -458,7 +459,7 @@ impl Sim {
         }
     }
 
-    /// Accounts packets that left `node`'s transmit path.
+    /// Accounts the packets a transmit path handed out in `self.out`.
     fn drain_out(&mut self) {
         let mut out = std::mem::take(&mut self.out);
         for packet in out.delivered.drain(..) {
@@ -466,7 +467,6 @@ impl Sim {
         }
         for (packet, cause) in out.dropped.drain(..) {
             self.left_sender(&packet);
-
             self.metrics.stations[packet.station as usize].drops[cause as usize] += 1;
         }
         self.out = out;

@@ -86,11 +86,6 @@ impl TidTx {
         }
     }
 
-    /// Whether the window admits a new sequence number (an MPDU not yet numbered).
-    pub fn window_open(&self, window: u16) -> bool {
-        self.next_seq < self.window_start() + u64::from(window)
-    }
-
     /// Fills a PPDU from `src` to `dst`: retries and held-over MPDUs first, then packets
     /// from `pull` while the limits and the BlockAck window allow. A pulled packet that
     /// does not fit is kept for the next PPDU. `None` if nothing could be sent.
@@ -192,10 +187,5 @@ impl TidTx {
                 .unwrap_or(self.pending.len());
             self.pending.insert(at, mpdu);
         }
-    }
-
-    /// Removes everything waiting here (station leaving), for the caller to count.
-    pub fn purge(&mut self) -> impl Iterator<Item = SimPacket> + '_ {
-        self.pending.drain(..).map(|m| m.packet)
     }
 }
