@@ -6,11 +6,12 @@
 //! `cargo run --release -p airq-sim --example bench [scale]` — `scale` multiplies the
 //! simulated durations (default 1).
 
-use airq::phy::{Band, ChannelWidth, GuardInterval, Rate};
+use airq::phy::Band;
 use airq::{Duration, Instant};
 use airq_sim::ap::ApConfig;
-use airq_sim::link::{BssConfig, StationLink};
+use airq_sim::link::BssConfig;
 use airq_sim::sim::{BssScenario, Sim};
+use airq_sim::testbed::ht20;
 use airq_sim::traffic::{Direction, FlowSpec};
 
 fn scenario(stations: u16) -> BssScenario {
@@ -18,7 +19,7 @@ fn scenario(stations: u16) -> BssScenario {
     let links = (0..stations)
         .map(|i| {
             let mcs = if i % 3 == 2 { 0 } else { 15 };
-            StationLink::new(Rate::ht(mcs, ChannelWidth::Mhz20, GuardInterval::Long).unwrap())
+            ht20(mcs)
         })
         .collect();
     let flows = (0..stations)

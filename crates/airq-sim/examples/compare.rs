@@ -3,32 +3,27 @@
 //!
 //! `cargo run --release -p airq-sim --example compare [seconds] [seed]`
 
-use airq::phy::{Band, ChannelWidth, GuardInterval, Rate};
 use airq::{Duration, Instant};
 use airq_sim::ap::{ApConfig, PRESET_NAMES};
-use airq_sim::link::{BssConfig, StationLink};
 use airq_sim::metrics::jain;
-use airq_sim::sim::{BssScenario, Sim};
+use airq_sim::sim::Sim;
+use airq_sim::testbed::{three_stations, STATION_NAMES};
 use airq_sim::traffic::{Direction, FlowSpec};
 
 fn main() {
     let mut args = std::env::args().skip(1);
     let seconds: u64 = args.next().map_or(30, |s| s.parse().expect("seconds"));
     let seed: u64 = args.next().map_or(1, |s| s.parse().expect("seed"));
-    let ht =
-        |mcs| StationLink::new(Rate::ht(mcs, ChannelWidth::Mhz20, GuardInterval::Long).unwrap());
-    let names = ["fast1", "fast2", "slow"];
     println!("{seconds} s, seed {seed}: UDP download to 2 x HT MCS15 and 1 x HT MCS0 (20 MHz)");
     println!(
         "{:<12} {:<6} {:>9} {:>8} {:>11} {:>9} {:>10} {:>8}",
         "config", "sta", "Mbit/s", "airtime", "mean delay", "max delay", "drops", "MPDU/PPDU"
     );
     for preset in PRESET_NAMES {
-        let stations = vec![ht(15), ht(15), ht(0)];
         let flows = (0..3)
             .map(|s| FlowSpec::saturated(s, Direction::Downlink))
             .collect();
-        let mut scenario = BssScenario::new(BssConfig::ofdm(Band::Ghz5), stations, flows);
+        let mut scenario = three_stations(flows);
         scenario.seed = seed;
         let config = ApConfig::preset(preset).expect("a preset");
         let mut sim = Sim::new(scenario, &config).expect("a valid scenario");
@@ -41,7 +36,7 @@ fn main() {
             println!(
                 "{:<12} {:<6} {:>9.2} {:>7.1}% {:>11} {:>9} {:>10} {:>8.1}",
                 if i == 0 { preset } else { "" },
-                names[i],
+                STATION_NAMES[i],
                 m.goodput_mbps(i),
                 shares[i] * 100.0,
                 format!("{}", Duration::from_nanos(s.delay_sum.as_nanos() / packets)),

@@ -59,6 +59,26 @@ impl StationMetrics {
     }
 }
 
+/// One round-trip time measured by a flow's application (a ping reply).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RttSample {
+    /// When the reply arrived, since the start.
+    pub at: Duration,
+    pub rtt: Duration,
+}
+
+/// Per-flow measurements, at the application.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FlowMetrics {
+    pub station: u16,
+    /// Application payload bytes delivered to the receiving application (UDP payloads,
+    /// in-order TCP data): the flow's goodput.
+    pub rx_bytes: u64,
+    pub rx_packets: u64,
+    /// Round-trip times, in arrival order (ping).
+    pub rtt: Vec<RttSample>,
+}
+
 /// How the channel's time was spent.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ChannelMetrics {
@@ -98,6 +118,8 @@ pub struct Sample {
     pub rx_bytes: Vec<u64>,
     /// Cumulative airtime per station.
     pub airtime: Vec<Duration>,
+    /// Cumulative application bytes received per flow ([`FlowMetrics::rx_bytes`]).
+    pub flow_rx_bytes: Vec<u64>,
     pub ap: QueueDepth,
 }
 
@@ -105,6 +127,7 @@ pub struct Sample {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Metrics {
     pub stations: Vec<StationMetrics>,
+    pub flows: Vec<FlowMetrics>,
     /// Samples at every sampling step.
     pub series: Vec<Sample>,
     pub channel: ChannelMetrics,
@@ -115,14 +138,19 @@ pub struct Metrics {
 }
 
 impl Metrics {
-    /// Goodput of a station (both directions) in Mbit/s.
+    /// Goodput of a station's flows (both directions, application bytes) in Mbit/s.
     pub fn goodput_mbps(&self, station: usize) -> f64 {
-        let s = &self.stations[station];
+        let bytes: u64 = self
+            .flows
+            .iter()
+            .filter(|f| usize::from(f.station) == station)
+            .map(|f| f.rx_bytes)
+            .sum();
         let secs = self.duration.as_secs_f64();
         if secs == 0.0 {
             return 0.0;
         }
-        (s.rx_bytes_down + s.rx_bytes_up) as f64 * 8.0 / secs / 1e6
+        bytes as f64 * 8.0 / secs / 1e6
     }
 
     /// Each station's share of the airtime used by all stations' exchanges.

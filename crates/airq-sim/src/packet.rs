@@ -26,6 +26,20 @@ impl NodeId {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct FlowIndex(pub u32);
 
+/// What a packet carries, for the application at its destination.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Payload {
+    /// A UDP datagram.
+    Udp,
+    /// An ICMP echo request or reply; `sent` is the request's send time, which `ping`
+    /// carries in the echo data.
+    Echo {
+        seq: u32,
+        reply: bool,
+        sent: Instant,
+    },
+}
+
 /// One IP packet.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SimPacket {
@@ -45,6 +59,7 @@ pub struct SimPacket {
     pub ecn: Ecn,
     /// When the application made it.
     pub created: Instant,
+    pub payload: Payload,
     /// Set by whichever queue holds it.
     pub enqueue_time: Instant,
 }

@@ -83,6 +83,7 @@ mod tests {
             flow_hash: 0,
             ecn: Ecn::NotEct,
             created: Instant::ZERO,
+            payload: crate::packet::Payload::Udp,
             enqueue_time: Instant::ZERO,
         }
     }

@@ -67,6 +67,7 @@ impl Source {
             flow_hash: flow.wrapping_mul(0x9E37_79B9) ^ (u32::from(station) << 7),
             ecn: Ecn::NotEct,
             created: Instant::ZERO,
+            payload: crate::packet::Payload::Udp,
             enqueue_time: Instant::ZERO,
         }
     }

@@ -4,5 +4,6 @@
 mod anomaly;
 mod bianchi;
 mod determinism;
+mod ping;
 mod saturated;
 mod udp_flood;

@@ -5,7 +5,7 @@ use airq::{Duration, Instant};
 use airq_sim::ap::ApConfig;
 use airq_sim::link::{BssConfig, StationLink};
 use airq_sim::sim::{BssScenario, Sim};
-use airq_sim::traffic::{Direction, FlowSpec, Load, UDP_IP_HEADER_BYTES};
+use airq_sim::traffic::{App, Direction, FlowSpec, Load, UDP_IP_HEADER_BYTES};
 
 /// Per-station uplink throughput (bit/s of IP packets of `packet_bytes`).
 pub fn uplink_throughputs(
@@ -15,10 +15,15 @@ pub fn uplink_throughputs(
     seconds: u64,
 ) -> Vec<f64> {
     let flows = (0..stations.len() as u16)
-        .map(|s| FlowSpec {
-            load: Load::Saturated { backlog_packets: 4 },
-            payload_bytes: packet_bytes - UDP_IP_HEADER_BYTES,
-            ..FlowSpec::saturated(s, Direction::Uplink)
+        .map(|s| {
+            FlowSpec::new(
+                s,
+                Direction::Uplink,
+                App::Udp {
+                    load: Load::Saturated { backlog_packets: 4 },
+                    payload_bytes: packet_bytes - UDP_IP_HEADER_BYTES,
+                },
+            )
         })
         .collect();
     let scenario = BssScenario::new(bss, stations, flows);

@@ -2,22 +2,18 @@
 //! station — the seeds' 3-station testbed — under each AP design: airtime fairness
 //! gives equal airtime shares; the round-robin designs let the slow station take most.
 
-use airq::phy::{Band, ChannelWidth, GuardInterval, Rate};
 use airq::{Duration, Instant};
 use airq_sim::ap::ApConfig;
-use airq_sim::link::{BssConfig, StationLink};
 use airq_sim::metrics::{jain, Metrics, StationMetrics};
-use airq_sim::sim::{BssScenario, Sim};
+use airq_sim::sim::Sim;
+use airq_sim::testbed::three_stations;
 use airq_sim::traffic::{Direction, FlowSpec};
 
 fn run(preset: &str, seed: u64) -> Metrics {
-    let ht =
-        |mcs| StationLink::new(Rate::ht(mcs, ChannelWidth::Mhz20, GuardInterval::Long).unwrap());
-    let stations = vec![ht(15), ht(15), ht(0)];
     let flows = (0..3)
         .map(|s| FlowSpec::saturated(s, Direction::Downlink))
         .collect();
-    let mut scenario = BssScenario::new(BssConfig::ofdm(Band::Ghz5), stations, flows);
+    let mut scenario = three_stations(flows);
     scenario.seed = seed;
     let mut sim = Sim::new(scenario, &ApConfig::preset(preset).unwrap()).unwrap();
     sim.run_until(Instant::ZERO + Duration::from_secs(20));

@@ -1,0 +1,238 @@
+//! The hosts' side of the loop: the flows' applications making packets at the server and
+//! the stations, the wired link, and what arrives at a packet's destination.
+
+use super::{Event, Sim};
+use crate::metrics::RttSample;
+use crate::packet::{FlowIndex, NodeId, Payload, SimPacket};
+use crate::traffic::{App, Direction, FlowSpec, UDP_IP_HEADER_BYTES};
+use airq::{Ecn, Instant, Tid};
+
+/// State of one flow.
+pub(super) struct FlowState {
+    pub spec: FlowSpec,
+    pub tid: Tid,
+    /// Hash of the flow's 5-tuple in its direction and in the reverse one.
+    pub hash: [u32; 2],
+    /// Packets of a saturated flow held at its sender.
+    pub queued: u32,
+    /// Next sequence number of a ping.
+    pub next_seq: u32,
+}
+
+impl FlowState {
+    /// The node that sends the flow's data (or echo requests) into the BSS.
+    pub fn sender(&self) -> NodeId {
+        match self.spec.direction {
+            Direction::Downlink => NodeId::Ap,
+            Direction::Uplink => NodeId::Sta(self.spec.station),
+        }
+    }
+}
+
+impl Sim {
+    /// Hands a packet to the transmit path of its sender, `node`; drops go to
+    /// `self.out`.
+    pub(super) fn enqueue_at(&mut self, node: NodeId, packet: SimPacket) {
+        match node {
+            NodeId::Ap => {
+                let result = self.ap.enqueue(packet, self.now, &mut self.out);
+                debug_assert!(result.is_ok(), "flows are checked against the stations");
+            }
+            NodeId::Sta(s) => self.stations[s as usize].enqueue(packet, self.now, &mut self.out),
+        }
+    }
+
+    /// A packet of `flow`, `reverse` if it goes against the flow's direction.
+    fn make_packet(
+        &mut self,
+        flow: u32,
+        reverse: bool,
+        len_bytes: u32,
+        payload: Payload,
+    ) -> SimPacket {
+        let f = &self.flows[flow as usize];
+        let id = self.next_packet_id;
+        self.next_packet_id += 1;
+        SimPacket {
+            id,
+            flow: FlowIndex(flow),
+            station: f.spec.station,
+            uplink: (f.spec.direction == Direction::Uplink) != reverse,
+            len_bytes,
+            tid: f.tid,
+            flow_hash: f.hash[usize::from(reverse)],
+            ecn: Ecn::NotEct,
+            created: self.now,
+            enqueue_time: self.now,
+            payload,
+        }
+    }
+
+    /// Sends a packet from the host at its source: a station queues an uplink packet,
+    /// the server serialises a downlink one onto the wired link towards the AP.
+    fn send(&mut self, packet: SimPacket) {
+        if packet.uplink {
+            let node = NodeId::Sta(packet.station);
+            self.enqueue_at(node, packet);
+            self.drain_out();
+            self.update_access(node);
+        } else {
+            let wired = self.scenario.wired;
+            let start = self.now.max(self.wire_free[0]);
+            self.wire_free[0] = start + wired.serialization(packet.len_bytes);
+            self.events
+                .schedule(self.wire_free[0] + wired.delay, Event::ArriveAtAp(packet));
+        }
+    }
+
+    /// The next packet of a periodic flow (CBR UDP, ping), and the timer for the one
+    /// after.
+    pub(super) fn periodic(&mut self, flow: u32) {
+        let spec = &self.flows[flow as usize].spec;
+        if !spec.active_at(self.now) {
+            return;
+        }
+        let interval = spec.interval().expect("a periodic flow has an interval");
+        let len = spec.packet_bytes();
+        self.events
+            .schedule(self.now + interval, Event::Periodic(flow));
+        let payload = match spec.app {
+            App::Udp { .. } => Payload::Udp,
+            App::Ping { .. } => {
+                let f = &mut self.flows[flow as usize];
+                f.next_seq += 1;
+                Payload::Echo {
+                    seq: f.next_seq - 1,
+                    reply: false,
+                    sent: self.now,
+                }
+            }
+        };
+        let packet = self.make_packet(flow, false, len, payload);
+        self.send(packet);
+    }
+
+    /// Tops up the saturated flows sent by `node`, one packet per flow in turn (from a
+    /// rotating first flow), as senders offering the same rate would fill a shared
+    /// queue. The first drop ends the top-up: the queue is full, and the next departure
+    /// will make room again — so a full queue costs one drop per departure, not a churn.
+    pub(super) fn refill(&mut self, node: NodeId) {
+        let n = self.saturated_by_node[node.index()].len();
+        if n == 0 {
+            return;
+        }
+        let start = self.refill_cursor[node.index()] % n;
+        self.refill_cursor[node.index()] = start + 1;
+        loop {
+            let mut added = false;
+            for k in 0..n {
+                let f = self.saturated_by_node[node.index()][(start + k) % n];
+                let state = &self.flows[f as usize];
+                let Some(backlog_packets) = state.spec.saturated_backlog() else {
+                    continue;
+                };
+                if state.queued >= backlog_packets || !state.spec.active_at(self.now) {
+                    continue;
+                }
+                let len = state.spec.packet_bytes();
+                let packet = self.make_packet(f, false, len, Payload::Udp);
+                self.flows[f as usize].queued += 1;
+                added = true;
+                self.enqueue_at(node, packet);
+                if !self.out.dropped.is_empty() {
+                    self.drain_out();
+                    return;
+                }
+            }
+            if !added {
+                return;
+            }
+        }
+    }
+
+    /// Accounts the packets a transmit path handed out in `self.out`.
+    pub(super) fn drain_out(&mut self) {
+        let mut out = std::mem::take(&mut self.out);
+        for packet in out.delivered.drain(..) {
+            self.delivered(packet);
+        }
+        for (packet, cause) in out.dropped.drain(..) {
+            self.left_sender(&packet);
+            self.metrics.stations[packet.station as usize].drops[cause as usize] += 1;
+        }
+        self.out = out;
+    }
+
+    fn left_sender(&mut self, packet: &SimPacket) {
+        let f = &mut self.flows[packet.flow.0 as usize];
+        if f.spec.saturated_backlog().is_some() {
+            f.queued -= 1;
+        }
+    }
+
+    /// A packet received by the radio at the end of its wireless hop: a station's packet
+    /// has arrived; an uplink one goes on over the wired link to the server.
+    fn delivered(&mut self, packet: SimPacket) {
+        self.left_sender(&packet);
+        let m = &mut self.metrics.stations[packet.station as usize];
+        if packet.uplink {
+            m.rx_bytes_up += u64::from(packet.len_bytes);
+            m.rx_packets_up += 1;
+            let wired = self.scenario.wired;
+            let start = self.now.max(self.wire_free[1]);
+            self.wire_free[1] = start + wired.serialization(packet.len_bytes);
+            self.events.schedule(
+                self.wire_free[1] + wired.delay,
+                Event::ArriveAtServer(packet),
+            );
+        } else {
+            m.rx_bytes_down += u64::from(packet.len_bytes);
+            m.rx_packets_down += 1;
+            self.receive(packet);
+        }
+    }
+
+    /// A packet reaches the host it was sent to (the server or a station).
+    pub(super) fn receive(&mut self, packet: SimPacket) {
+        let now = self.now;
+        let delay = now - packet.created;
+        let m = &mut self.metrics.stations[packet.station as usize];
+        m.delay_sum += delay;
+        m.delay_max = m.delay_max.max(delay);
+        let flow = packet.flow.0;
+        let fm = &mut self.metrics.flows[flow as usize];
+        match packet.payload {
+            Payload::Udp => {
+                fm.rx_bytes += u64::from(packet.len_bytes - UDP_IP_HEADER_BYTES);
+                fm.rx_packets += 1;
+            }
+            Payload::Echo {
+                seq,
+                reply: false,
+                sent,
+            } => {
+                // The echo reply carries the request's data back.
+                let reply = self.make_packet(
+                    flow,
+                    true,
+                    packet.len_bytes,
+                    Payload::Echo {
+                        seq,
+                        reply: true,
+                        sent,
+                    },
+                );
+                self.send(reply);
+            }
+            Payload::Echo {
+                reply: true, sent, ..
+            } => {
+                fm.rx_packets += 1;
+                fm.rtt.push(RttSample {
+                    at: now - Instant::ZERO,
+                    rtt: now - sent,
+                });
+            }
+        }
+    }
+}

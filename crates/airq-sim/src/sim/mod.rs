@@ -1,0 +1,394 @@
+//! The simulator: one event loop over the BSS — traffic sources, the wired link to the
+//! server, the AP's transmit path, the stations' FIFOs, and the medium their EDCA
+//! functions contend for. Integer nanoseconds throughout; one root seed.
+
+use crate::ap::{ApConfig, ApConfigError, ApTx};
+use hosts::FlowState;
+
+mod air;
+mod hosts;
+use crate::edca::EdcaAcParams;
+use crate::event::EventQueue;
+use crate::frame::Ppdu;
+use crate::link::{BssConfig, StationLink};
+use crate::medium::{Access, EdcafId, Medium};
+use crate::metrics::{FlowMetrics, Metrics, QueueDepth, Sample, StationMetrics};
+use crate::packet::{NodeId, SimPacket};
+use crate::rng::{RngRoot, RngStream};
+use crate::station::{StationTx, STATION_QUEUE_PACKETS};
+use crate::traffic::{App, FlowSpec, Load};
+use crate::txpath::TxOutput;
+use airq::phy::ack_duration;
+use airq::{Duration, Instant, Tid};
+
+/// The wired link between the server and the AP.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WiredLink {
+    pub rate_bps: u64,
+    /// One-way propagation delay.
+    pub delay: Duration,
+}
+
+impl Default for WiredLink {
+    /// 1 Gbit/s, 1 ms: a LAN testbed.
+    fn default() -> Self {
+        WiredLink {
+            rate_bps: 1_000_000_000,
+            delay: Duration::from_millis(1),
+        }
+    }
+}
+
+impl WiredLink {
+    fn serialization(&self, bytes: u32) -> Duration {
+        Duration::from_nanos(u64::from(bytes) * 8 * 1_000_000_000 / self.rate_bps.max(1))
+    }
+}
+
+/// Everything about a BSS the simulator needs, apart from the AP's queueing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BssScenario {
+    pub bss: BssConfig,
+    pub stations: Vec<StationLink>,
+    pub flows: Vec<FlowSpec>,
+    pub wired: WiredLink,
+    /// Packets a station's own queues hold.
+    pub station_queue_packets: usize,
+    /// Step of the time series (flent's default 200 ms); `None` takes no samples.
+    pub sample_step: Option<Duration>,
+    pub seed: u64,
+}
+
+impl BssScenario {
+    pub fn new(bss: BssConfig, stations: Vec<StationLink>, flows: Vec<FlowSpec>) -> Self {
+        BssScenario {
+            bss,
+            stations,
+            flows,
+            wired: WiredLink::default(),
+            station_queue_packets: STATION_QUEUE_PACKETS,
+            sample_step: Some(Duration::from_millis(200)),
+            seed: 1,
+        }
+    }
+}
+
+#[derive(Debug)]
+enum Event {
+    /// The medium's next access, valid if the generation is current.
+    Contend(u64),
+    ExchangeEnd,
+    /// Target beacon transmission time.
+    Beacon,
+    /// Next packet of a periodic flow (CBR, ping).
+    Periodic(u32),
+    /// A saturated flow starts.
+    Start(u32),
+    /// A downlink packet reaches the AP from the wired link.
+    ArriveAtAp(SimPacket),
+    /// An uplink packet reaches the server over the wired link.
+    ArriveAtServer(SimPacket),
+    /// Take a time-series sample.
+    Sample,
+}
+
+/// What is on the air during an exchange.
+struct OnAir {
+    edcaf: EdcafId,
+    /// `None` for a beacon.
+    ppdu: Option<Ppdu>,
+    /// The exchange's airtime for this transmitter.
+    airtime: Duration,
+}
+
+/// A scenario the simulator cannot run.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SimError {
+    Ap(ApConfigError),
+    /// A flow names a station the BSS does not have.
+    UnknownStation {
+        flow: usize,
+        station: u16,
+        stations: usize,
+    },
+    /// A CBR flow with a zero rate, or a ping with a zero interval.
+    ZeroRate {
+        flow: usize,
+    },
+    /// A DSCP above 63.
+    BadDscp {
+        flow: usize,
+        dscp: u8,
+    },
+}
+
+impl std::fmt::Display for SimError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SimError::Ap(e) => write!(f, "AP configuration: {e}"),
+            SimError::UnknownStation {
+                flow,
+                station,
+                stations,
+            } => write!(
+                f,
+                "flow {flow} is for station {station}, but the BSS has {stations} stations"
+            ),
+            SimError::ZeroRate { flow } => write!(
+                f,
+                "flow {flow}: a CBR rate or a ping interval must be above 0"
+            ),
+            SimError::BadDscp { flow, dscp } => {
+                write!(
+                    f,
+                    "flow {flow}: DSCP {dscp} is not a 6-bit codepoint (0..=63)"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for SimError {}
+
+/// A simulation of one BSS.
+pub struct Sim {
+    now: Instant,
+    events: EventQueue<Event>,
+    scenario: BssScenario,
+    ap: ApTx,
+    stations: Vec<StationTx>,
+    medium: Medium,
+    error_rngs: Vec<RngStream>,
+    flows: Vec<FlowState>,
+    /// Saturated flows by sending node.
+    saturated_by_node: Vec<Vec<u32>>,
+    /// Per node, the flow its next top-up starts with.
+    refill_cursor: Vec<usize>,
+    on_air: Vec<OnAir>,
+    collision: bool,
+    contend_gen: u64,
+    contend_at: Option<Instant>,
+    /// When the wired link is next free: towards the AP, towards the server.
+    wire_free: [Instant; 2],
+    next_packet_id: u64,
+    out: TxOutput,
+    winners: Vec<EdcafId>,
+    internal: Vec<EdcafId>,
+    metrics: Metrics,
+}
+
+impl Sim {
+    /// A simulation of `scenario` with an AP configured as `ap`.
+    pub fn new(scenario: BssScenario, ap: &ApConfig) -> Result<Sim, SimError> {
+        let stations_count = scenario.stations.len();
+        for (flow, spec) in scenario.flows.iter().enumerate() {
+            if usize::from(spec.station) >= stations_count {
+                return Err(SimError::UnknownStation {
+                    flow,
+                    station: spec.station,
+                    stations: stations_count,
+                });
+            }
+            let periodic = matches!(
+                spec.app,
+                App::Ping { .. }
+                    | App::Udp {
+                        load: Load::Cbr { .. },
+                        ..
+                    }
+            );
+            if periodic && spec.interval().is_none() {
+                return Err(SimError::ZeroRate { flow });
+            }
+            if spec.dscp > 63 {
+                return Err(SimError::BadDscp {
+                    flow,
+                    dscp: spec.dscp,
+                });
+            }
+        }
+        let ap = ApTx::new(ap, &scenario.bss, &scenario.stations).map_err(SimError::Ap)?;
+        let root = RngRoot::new(scenario.seed);
+        let n = scenario.stations.len();
+        let bss = &scenario.bss;
+        let stations = scenario
+            .stations
+            .iter()
+            .enumerate()
+            .map(|(i, link)| StationTx::new(i as u16, bss, link, scenario.station_queue_packets))
+            .collect();
+        let lowest_ack = ack_duration(&bss.beacon_rate, bss.band);
+        let edca = bss.edca;
+        let medium = Medium::new(
+            bss.timing,
+            bss.timing.eifs(lowest_ack),
+            n + 1,
+            |_, access| match access {
+                Access::Data(ac) => *edca.get(ac),
+                // Beacons go out at PIFS with no backoff (the beacon queue of ath9k:
+                // AIFS 1, CW 0).
+                Access::Beacon => EdcaAcParams {
+                    aifsn: 1,
+                    cw_min: 0,
+                    cw_max: 0,
+                    txop_limit: Duration::ZERO,
+                },
+            },
+            (0..=n as u64).map(|i| root.stream("backoff", i)).collect(),
+        );
+        let error_rngs = (0..n as u64).map(|i| root.stream("errors", i)).collect();
+        let mut hash_rng = root.stream("flow-hash", 0);
+        let flows: Vec<FlowState> = scenario
+            .flows
+            .iter()
+            .map(|spec| FlowState {
+                spec: spec.clone(),
+                tid: Tid::new(spec.dscp >> 3).expect("a precedence is a TID"),
+                hash: [hash_rng.next_u64() as u32, hash_rng.next_u64() as u32],
+                queued: 0,
+                next_seq: 0,
+            })
+            .collect();
+        let mut saturated_by_node = vec![Vec::new(); n + 1];
+        let mut events = EventQueue::default();
+        for (i, f) in flows.iter().enumerate() {
+            if f.spec.saturated_backlog().is_some() {
+                saturated_by_node[f.sender().index()].push(i as u32);
+                events.schedule(f.spec.start, Event::Start(i as u32));
+            } else {
+                events.schedule(f.spec.start, Event::Periodic(i as u32));
+            }
+        }
+        if bss.beacon_interval.is_some() {
+            events.schedule(Instant::ZERO, Event::Beacon);
+        }
+        if let Some(step) = scenario.sample_step {
+            events.schedule(Instant::ZERO + step, Event::Sample);
+        }
+        let metrics = Metrics {
+            stations: vec![StationMetrics::default(); n],
+            flows: flows
+                .iter()
+                .map(|f| FlowMetrics {
+                    station: f.spec.station,
+                    ..FlowMetrics::default()
+                })
+                .collect(),
+            ..Metrics::default()
+        };
+        Ok(Sim {
+            now: Instant::ZERO,
+            events,
+            scenario,
+            ap,
+            stations,
+            medium,
+            error_rngs,
+            flows,
+            refill_cursor: vec![0; saturated_by_node.len()],
+            saturated_by_node,
+            on_air: Vec::new(),
+            collision: false,
+            contend_gen: 0,
+            contend_at: None,
+            wire_free: [Instant::ZERO; 2],
+            next_packet_id: 0,
+            out: TxOutput::default(),
+            winners: Vec::new(),
+            internal: Vec::new(),
+            metrics,
+        })
+    }
+
+    pub fn now(&self) -> Instant {
+        self.now
+    }
+
+    pub fn ap(&self) -> &ApTx {
+        &self.ap
+    }
+
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    pub fn scenario(&self) -> &BssScenario {
+        &self.scenario
+    }
+
+    /// Runs every event up to and including `until`.
+    pub fn run_until(&mut self, until: Instant) {
+        while self.step(until) {}
+        self.now = self.now.max(until);
+        self.metrics.duration = self.now - Instant::ZERO;
+    }
+
+    /// Runs the next event if it is due by `until`; false when there is none.
+    pub fn step(&mut self, until: Instant) -> bool {
+        match self.events.peek_time() {
+            Some(t) if t <= until => {}
+            _ => return false,
+        }
+        let (at, event) = self.events.pop().expect("peeked");
+        self.now = at;
+        self.metrics.events += 1;
+        self.handle(event);
+        self.schedule_contention();
+        true
+    }
+
+    fn handle(&mut self, event: Event) {
+        match event {
+            Event::Contend(gen) if gen == self.contend_gen => {
+                self.contend_at = None;
+                self.start_exchange();
+            }
+            Event::Contend(_) => {}
+            Event::ExchangeEnd => self.end_exchange(),
+            Event::Beacon => {
+                let interval = self.scenario.bss.beacon_interval.expect("beacons on");
+                self.events.schedule(self.now + interval, Event::Beacon);
+                self.medium
+                    .activate(EdcafId::new(NodeId::Ap, Access::Beacon), self.now);
+            }
+            Event::Periodic(f) => self.periodic(f),
+            Event::Start(f) => {
+                let node = self.flows[f as usize].sender();
+                self.refill(node);
+                self.update_access(node);
+            }
+            Event::ArriveAtAp(packet) => {
+                self.enqueue_at(NodeId::Ap, packet);
+                self.drain_out();
+                self.update_access(NodeId::Ap);
+            }
+            Event::ArriveAtServer(packet) => self.receive(packet),
+            Event::Sample => {
+                let step = self.scenario.sample_step.expect("sampling on");
+                self.events.schedule(self.now + step, Event::Sample);
+                let ap = self.ap_depth();
+                let m = &mut self.metrics;
+                m.series.push(Sample {
+                    at: self.now - Instant::ZERO,
+                    rx_bytes: m
+                        .stations
+                        .iter()
+                        .map(|s| s.rx_bytes_down + s.rx_bytes_up)
+                        .collect(),
+                    airtime: m.stations.iter().map(StationMetrics::airtime).collect(),
+                    flow_rx_bytes: m.flows.iter().map(|f| f.rx_bytes).collect(),
+                    ap,
+                });
+            }
+        }
+    }
+
+    fn ap_depth(&self) -> QueueDepth {
+        let total = self.ap.backlog().total();
+        QueueDepth {
+            queued_packets: total.qdisc_packets + total.mac_packets,
+            driver_frames: total.driver_frames,
+            driver_airtime: Duration::from_micros(total.driver_airtime_us),
+        }
+    }
+}
