@@ -130,6 +130,8 @@ pub struct Metrics {
     pub flows: Vec<FlowMetrics>,
     /// Samples at every sampling step.
     pub series: Vec<Sample>,
+    /// The AP's queue depth at every queue-sampling step.
+    pub ap_queue: Vec<QueueDepth>,
     pub channel: ChannelMetrics,
     /// Events the loop processed.
     pub events: u64,

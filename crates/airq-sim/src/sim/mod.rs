@@ -56,6 +56,9 @@ pub struct BssScenario {
     pub station_queue_packets: usize,
     /// Step of the time series (flent's default 200 ms); `None` takes no samples.
     pub sample_step: Option<Duration>,
+    /// Step of the AP queue-depth samples behind the depth histograms (finer than the
+    /// time series: a firmware queue drains in milliseconds); `None` takes none.
+    pub queue_sample_step: Option<Duration>,
     pub seed: u64,
 }
 
@@ -68,6 +71,7 @@ impl BssScenario {
             wired: WiredLink::default(),
             station_queue_packets: STATION_QUEUE_PACKETS,
             sample_step: Some(Duration::from_millis(200)),
+            queue_sample_step: Some(Duration::from_millis(10)),
             seed: 1,
         }
     }
@@ -90,6 +94,8 @@ enum Event {
     ArriveAtServer(SimPacket),
     /// Take a time-series sample.
     Sample,
+    /// Take a queue-depth sample.
+    QueueSample,
 }
 
 /// What is on the air during an exchange.
@@ -265,6 +271,9 @@ impl Sim {
         if let Some(step) = scenario.sample_step {
             events.schedule(Instant::ZERO + step, Event::Sample);
         }
+        if let Some(step) = scenario.queue_sample_step {
+            events.schedule(Instant::ZERO + step, Event::QueueSample);
+        }
         let metrics = Metrics {
             stations: vec![StationMetrics::default(); n],
             flows: flows
@@ -363,6 +372,12 @@ impl Sim {
                 self.update_access(NodeId::Ap);
             }
             Event::ArriveAtServer(packet) => self.receive(packet),
+            Event::QueueSample => {
+                let step = self.scenario.queue_sample_step.expect("sampling on");
+                self.events.schedule(self.now + step, Event::QueueSample);
+                let depth = self.ap_depth();
+                self.metrics.ap_queue.push(depth);
+            }
             Event::Sample => {
                 let step = self.scenario.sample_step.expect("sampling on");
                 self.events.schedule(self.now + step, Event::Sample);
