@@ -5,8 +5,11 @@
 //! would use it, beside the designs it replaces.
 
 pub mod ap;
+pub mod distribution;
+pub mod dscp;
 pub mod edca;
 pub mod event;
+pub mod flow_hash;
 pub mod frame;
 pub mod link;
 pub mod medium;
