@@ -8,6 +8,7 @@ pub mod ap;
 pub mod distribution;
 pub mod dscp;
 pub mod edca;
+pub mod emodel;
 pub mod event;
 pub mod flow_hash;
 pub mod frame;
