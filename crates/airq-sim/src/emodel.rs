@@ -11,6 +11,10 @@
 //! As G.107 does for default calculations, the echo paths follow Ta: the talker-echo
 //! delay T = Ta and the listener-echo round trip Tr = 2·Ta ([`Connection::new`]).
 //! Codecs are given by Ie and Bpl (ITU-T G.113 Appendix I, Table I.3 for G.711).
+//!
+//! Equation numbers are those of the 06/2015 edition as flent's `mos_score`
+//! (`flent/util.py`) cites them — (7-2), (7-3), (7-8), (7-18)–(7-22), (7-25)–(7-29),
+//! (B-4); the numbers of the equations in between follow from their order in §7.
 
 #![warn(missing_docs)]
 use std::fmt;
