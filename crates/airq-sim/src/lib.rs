@@ -22,3 +22,4 @@ pub mod station;
 pub mod tid_tx;
 pub mod traffic;
 pub mod txpath;
+pub mod voip_stats;
