@@ -5,8 +5,12 @@
 //! would use it, beside the designs it replaces.
 
 pub mod ap;
+pub mod distribution;
+pub mod dscp;
 pub mod edca;
+pub mod emodel;
 pub mod event;
+pub mod flow_hash;
 pub mod frame;
 pub mod link;
 pub mod medium;
@@ -19,3 +23,4 @@ pub mod testbed;
 pub mod tid_tx;
 pub mod traffic;
 pub mod txpath;
+pub mod voip_stats;
