@@ -2,6 +2,7 @@
 //! itself. Everything here is counted as it happens in the simulation.
 
 use crate::txpath::DropCause;
+use crate::voip_stats::VoipStats;
 use airq::Duration;
 
 /// Per-station counters; "down" is AP → station, "up" station → AP.
@@ -77,6 +78,43 @@ pub struct FlowMetrics {
     pub rx_packets: u64,
     /// Round-trip times, in arrival order (ping).
     pub rtt: Vec<RttSample>,
+    /// Call quality at the receiver of a VoIP flow.
+    pub voip: Option<VoipSummary>,
+}
+
+/// What the receiver of a VoIP call leg measured, and the E-model's verdict.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct VoipSummary {
+    pub sent: u64,
+    pub received: u64,
+    /// Lost in the network or (with a fixed playout buffer) too late to play.
+    pub loss_fraction: f64,
+    /// RFC 3550 interarrival jitter at the end of the run.
+    pub jitter: Duration,
+    /// Mean one-way network delay of the received packets, ms.
+    pub mean_delay_ms: f64,
+    /// The E-model's mouth-to-ear delay Ta, ms.
+    pub mouth_to_ear_ms: f64,
+    /// ITU-T G.107 transmission rating R and its MOS (Annex B).
+    pub r: f64,
+    pub mos: f64,
+}
+
+impl VoipSummary {
+    /// The summary of `stats`, `None` before a packet was sent.
+    pub fn of(stats: &VoipStats) -> Option<VoipSummary> {
+        let rating = stats.rating().ok()?;
+        Some(VoipSummary {
+            sent: stats.sent(),
+            received: stats.received(),
+            loss_fraction: stats.loss_fraction()?,
+            jitter: stats.jitter(),
+            mean_delay_ms: stats.delay_distribution_ms().mean().unwrap_or(0.0),
+            mouth_to_ear_ms: stats.mouth_to_ear_ms(),
+            r: rating.r,
+            mos: rating.mos,
+        })
+    }
 }
 
 /// How the channel's time was spent.

@@ -38,6 +38,8 @@ pub enum Payload {
         reply: bool,
         sent: Instant,
     },
+    /// An RTP packet of a VoIP call leg.
+    Voip { seq: u64 },
 }
 
 /// One IP packet.

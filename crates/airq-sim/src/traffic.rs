@@ -1,5 +1,6 @@
 //! The traffic of a scenario: flows between the wired server and a station, each run by
-//! an application — UDP (saturated or at a constant bit rate) or ICMP echo (ping).
+//! an application — UDP (saturated or at a constant bit rate), ICMP echo (ping) or a
+//! VoIP call leg.
 //!
 //! A saturated UDP flow keeps a fixed number of its packets queued at its sender (the AP
 //! for downlink, the station for uplink), topped up as they leave: the sender never runs
@@ -7,12 +8,20 @@
 //! capacity. A backlog larger than the sender's queue keeps that queue full (one drop per
 //! departure).
 
+use crate::dscp::{Dscp, BE};
+use crate::voip_stats::VoipConfig;
 use airq::{Duration, Instant};
 
 /// IPv4 (20) + UDP (8) header bytes.
 pub const UDP_IP_HEADER_BYTES: u32 = 28;
 /// IPv4 (20) + ICMP echo (8) header bytes.
 pub const ICMP_IP_HEADER_BYTES: u32 = 28;
+/// RTP header bytes (RFC 3550 5.1, no CSRCs).
+pub const RTP_HEADER_BYTES: u32 = 12;
+/// G.711 at 64 kbit/s: 160 bytes of speech per 20 ms packet (RFC 3551 4.5.14, 4.2).
+pub const G711_FRAME_BYTES: u32 = 160;
+/// G.711 packet interval.
+pub const G711_INTERVAL: Duration = Duration::from_millis(20);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Direction {
@@ -42,6 +51,9 @@ pub enum App {
         interval: Duration,
         payload_bytes: u32,
     },
+    /// One direction of a G.711 call: an RTP packet of 20 ms of speech every 20 ms,
+    /// rated at the receiver with the E-model ([`crate::voip_stats`]).
+    Voip { config: VoipConfig },
 }
 
 /// One flow of the scenario.
@@ -51,9 +63,9 @@ pub struct FlowSpec {
     /// Which way the flow's data (or echo requests) go.
     pub direction: Direction,
     pub app: App,
-    /// DiffServ codepoint of its packets (0..=63); the AP and the stations map it to a
-    /// TID as Linux does ([`crate::dscp`]).
-    pub dscp: u8,
+    /// DiffServ codepoint of its packets; the AP and the stations map it to a TID as
+    /// Linux does ([`crate::dscp::tid_for_dscp`]).
+    pub dscp: Dscp,
     pub start: Instant,
     pub stop: Option<Instant>,
 }
@@ -65,7 +77,7 @@ impl FlowSpec {
             station,
             direction,
             app,
-            dscp: 0,
+            dscp: BE,
             start: Instant::ZERO,
             stop: None,
         }
@@ -97,11 +109,26 @@ impl FlowSpec {
         )
     }
 
+    /// One direction of a G.711 call to or from `station`, marked EF (voice, AC_VO).
+    pub fn voip(station: u16, direction: Direction) -> FlowSpec {
+        FlowSpec {
+            dscp: crate::dscp::EF,
+            ..FlowSpec::new(
+                station,
+                direction,
+                App::Voip {
+                    config: VoipConfig::default(),
+                },
+            )
+        }
+    }
+
     /// IP packet length of the flow's datagrams or echo requests.
     pub fn packet_bytes(&self) -> u32 {
         match self.app {
             App::Udp { payload_bytes, .. } => payload_bytes + UDP_IP_HEADER_BYTES,
             App::Ping { payload_bytes, .. } => payload_bytes + ICMP_IP_HEADER_BYTES,
+            App::Voip { .. } => G711_FRAME_BYTES + RTP_HEADER_BYTES + UDP_IP_HEADER_BYTES,
         }
     }
 
@@ -126,6 +153,7 @@ impl FlowSpec {
                 u64::from(self.packet_bytes()) * 8 * 1_000_000_000 / rate_bps,
             )),
             App::Ping { interval, .. } if interval > Duration::ZERO => Some(interval),
+            App::Voip { .. } => Some(G711_INTERVAL),
             _ => None,
         }
     }

@@ -2,21 +2,52 @@
 //! the stations, the wired link, and what arrives at a packet's destination.
 
 use super::{Event, Sim};
+use crate::flow_hash::{flow_hash, FiveTuple, PROTO_ICMP, PROTO_UDP};
 use crate::metrics::RttSample;
 use crate::packet::{FlowIndex, NodeId, Payload, SimPacket};
 use crate::traffic::{App, Direction, FlowSpec, UDP_IP_HEADER_BYTES};
+use crate::voip_stats::VoipStats;
 use airq::{Ecn, Instant, Tid};
+
+/// The server's IPv4 address (10.0.0.1); station `i` is 10.0.1.(i + 1) and so on.
+const SERVER_ADDRESS: u32 = 0x0a00_0001;
+const STATION_ADDRESS_BASE: u32 = 0x0a00_0101;
+
+/// The 5-tuple of a packet of connection `conn` of `flow`: the station's end has an
+/// ephemeral port per flow and connection, the server's a well-known one per
+/// application (ICMP echo: the echo identifier, which Linux's flow dissector uses as
+/// ports).
+fn five_tuple(spec: &FlowSpec, flow: u32, conn: u32, uplink: bool) -> FiveTuple {
+    let (protocol, server_port) = match spec.app {
+        App::Udp { .. } => (PROTO_UDP, 5001),
+        App::Ping { .. } => (PROTO_ICMP, 0),
+        App::Voip { .. } => (PROTO_UDP, 5004),
+    };
+    let station_port = 32768 + ((flow * 64 + conn) % 28232) as u16;
+    let down = FiveTuple {
+        src: SERVER_ADDRESS,
+        dst: STATION_ADDRESS_BASE + u32::from(spec.station),
+        src_port: server_port,
+        dst_port: station_port,
+        protocol,
+    };
+    if uplink {
+        down.reversed()
+    } else {
+        down
+    }
+}
 
 /// State of one flow.
 pub(super) struct FlowState {
     pub spec: FlowSpec,
     pub tid: Tid,
-    /// Hash of the flow's 5-tuple in its direction and in the reverse one.
-    pub hash: [u32; 2],
     /// Packets of a saturated flow held at its sender.
     pub queued: u32,
-    /// Next sequence number of a ping.
+    /// Next sequence number of a ping or VoIP packet.
     pub next_seq: u32,
+    /// The receiver's statistics of a VoIP flow.
+    pub voip: Option<VoipStats>,
 }
 
 impl FlowState {
@@ -42,10 +73,12 @@ impl Sim {
         }
     }
 
-    /// A packet of `flow`, `reverse` if it goes against the flow's direction.
-    fn make_packet(
+    /// A packet of connection `conn` of `flow` (0 but for web flows), `reverse` if it
+    /// goes against the flow's direction.
+    pub(super) fn make_packet(
         &mut self,
         flow: u32,
+        conn: u32,
         reverse: bool,
         len_bytes: u32,
         payload: Payload,
@@ -53,14 +86,16 @@ impl Sim {
         let f = &self.flows[flow as usize];
         let id = self.next_packet_id;
         self.next_packet_id += 1;
+        let uplink = (f.spec.direction == Direction::Uplink) != reverse;
+        let tuple = five_tuple(&f.spec, flow, conn, uplink);
         SimPacket {
             id,
             flow: FlowIndex(flow),
             station: f.spec.station,
-            uplink: (f.spec.direction == Direction::Uplink) != reverse,
+            uplink,
             len_bytes,
             tid: f.tid,
-            flow_hash: f.hash[usize::from(reverse)],
+            flow_hash: flow_hash(&tuple, self.hash_perturbation),
             ecn: Ecn::NotEct,
             created: self.now,
             enqueue_time: self.now,
@@ -70,7 +105,7 @@ impl Sim {
 
     /// Sends a packet from the host at its source: a station queues an uplink packet,
     /// the server serialises a downlink one onto the wired link towards the AP.
-    fn send(&mut self, packet: SimPacket) {
+    pub(super) fn send(&mut self, packet: SimPacket) {
         if packet.uplink {
             let node = NodeId::Sta(packet.station);
             self.enqueue_at(node, packet);
@@ -96,19 +131,26 @@ impl Sim {
         let len = spec.packet_bytes();
         self.events
             .schedule(self.now + interval, Event::Periodic(flow));
-        let payload = match spec.app {
+        let f = &mut self.flows[flow as usize];
+        let seq = f.next_seq;
+        f.next_seq += 1;
+        let payload = match f.spec.app {
             App::Udp { .. } => Payload::Udp,
-            App::Ping { .. } => {
-                let f = &mut self.flows[flow as usize];
-                f.next_seq += 1;
-                Payload::Echo {
-                    seq: f.next_seq - 1,
-                    reply: false,
-                    sent: self.now,
+            App::Ping { .. } => Payload::Echo {
+                seq,
+                reply: false,
+                sent: self.now,
+            },
+            App::Voip { .. } => {
+                let stats = f.voip.as_mut().expect("a VoIP flow has statistics");
+                let recorded = stats.record_sent(u64::from(seq));
+                debug_assert!(recorded.is_ok(), "sequence numbers are new");
+                Payload::Voip {
+                    seq: u64::from(seq),
                 }
             }
         };
-        let packet = self.make_packet(flow, false, len, payload);
+        let packet = self.make_packet(flow, 0, false, len, payload);
         self.send(packet);
     }
 
@@ -135,7 +177,7 @@ impl Sim {
                     continue;
                 }
                 let len = state.spec.packet_bytes();
-                let packet = self.make_packet(f, false, len, Payload::Udp);
+                let packet = self.make_packet(f, 0, false, len, Payload::Udp);
                 self.flows[f as usize].queued += 1;
                 added = true;
                 self.enqueue_at(node, packet);
@@ -214,6 +256,7 @@ impl Sim {
                 // The echo reply carries the request's data back.
                 let reply = self.make_packet(
                     flow,
+                    0,
                     true,
                     packet.len_bytes,
                     Payload::Echo {
@@ -223,6 +266,16 @@ impl Sim {
                     },
                 );
                 self.send(reply);
+            }
+            Payload::Voip { seq } => {
+                fm.rx_bytes += u64::from(packet.len_bytes - UDP_IP_HEADER_BYTES);
+                fm.rx_packets += 1;
+                let stats = self.flows[flow as usize].voip.as_mut();
+                let recorded = stats.map(|s| s.record_received(seq, packet.created, now));
+                debug_assert!(
+                    matches!(recorded, Some(Ok(()))),
+                    "a VoIP packet arrives once"
+                );
             }
             Payload::Echo {
                 reply: true, sent, ..

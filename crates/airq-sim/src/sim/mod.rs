@@ -7,19 +7,21 @@ use hosts::FlowState;
 
 mod air;
 mod hosts;
+use crate::dscp::tid_for_dscp;
 use crate::edca::EdcaAcParams;
 use crate::event::EventQueue;
 use crate::frame::Ppdu;
 use crate::link::{BssConfig, StationLink};
 use crate::medium::{Access, EdcafId, Medium};
-use crate::metrics::{FlowMetrics, Metrics, QueueDepth, Sample, StationMetrics};
+use crate::metrics::{FlowMetrics, Metrics, QueueDepth, Sample, StationMetrics, VoipSummary};
 use crate::packet::{NodeId, SimPacket};
 use crate::rng::{RngRoot, RngStream};
 use crate::station::{StationTx, STATION_QUEUE_PACKETS};
 use crate::traffic::{App, FlowSpec, Load};
 use crate::txpath::TxOutput;
+use crate::voip_stats::VoipStats;
 use airq::phy::ack_duration;
-use airq::{Duration, Instant, Tid};
+use airq::{Duration, Instant};
 
 /// The wired link between the server and the AP.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,11 +123,6 @@ pub enum SimError {
     ZeroRate {
         flow: usize,
     },
-    /// A DSCP above 63.
-    BadDscp {
-        flow: usize,
-        dscp: u8,
-    },
 }
 
 impl std::fmt::Display for SimError {
@@ -144,12 +141,6 @@ impl std::fmt::Display for SimError {
                 f,
                 "flow {flow}: a CBR rate or a ping interval must be above 0"
             ),
-            SimError::BadDscp { flow, dscp } => {
-                write!(
-                    f,
-                    "flow {flow}: DSCP {dscp} is not a 6-bit codepoint (0..=63)"
-                )
-            }
         }
     }
 }
@@ -177,6 +168,8 @@ pub struct Sim {
     /// When the wired link is next free: towards the AP, towards the server.
     wire_free: [Instant; 2],
     next_packet_id: u64,
+    /// Seed of the 5-tuple hashes, as Linux draws one at boot.
+    hash_perturbation: u32,
     out: TxOutput,
     winners: Vec<EdcafId>,
     internal: Vec<EdcafId>,
@@ -205,12 +198,6 @@ impl Sim {
             );
             if periodic && spec.interval().is_none() {
                 return Err(SimError::ZeroRate { flow });
-            }
-            if spec.dscp > 63 {
-                return Err(SimError::BadDscp {
-                    flow,
-                    dscp: spec.dscp,
-                });
             }
         }
         let ap = ApTx::new(ap, &scenario.bss, &scenario.stations).map_err(SimError::Ap)?;
@@ -243,16 +230,19 @@ impl Sim {
             (0..=n as u64).map(|i| root.stream("backoff", i)).collect(),
         );
         let error_rngs = (0..n as u64).map(|i| root.stream("errors", i)).collect();
-        let mut hash_rng = root.stream("flow-hash", 0);
+        let hash_perturbation = root.stream("flow-hash", 0).next_u64() as u32;
         let flows: Vec<FlowState> = scenario
             .flows
             .iter()
             .map(|spec| FlowState {
                 spec: spec.clone(),
-                tid: Tid::new(spec.dscp >> 3).expect("a precedence is a TID"),
-                hash: [hash_rng.next_u64() as u32, hash_rng.next_u64() as u32],
+                tid: tid_for_dscp(spec.dscp),
                 queued: 0,
                 next_seq: 0,
+                voip: match spec.app {
+                    App::Voip { config } => Some(VoipStats::new(config)),
+                    _ => None,
+                },
             })
             .collect();
         let mut saturated_by_node = vec![Vec::new(); n + 1];
@@ -302,6 +292,7 @@ impl Sim {
             contend_at: None,
             wire_free: [Instant::ZERO; 2],
             next_packet_id: 0,
+            hash_perturbation,
             out: TxOutput::default(),
             winners: Vec::new(),
             internal: Vec::new(),
@@ -330,6 +321,11 @@ impl Sim {
         while self.step(until) {}
         self.now = self.now.max(until);
         self.metrics.duration = self.now - Instant::ZERO;
+        for (f, m) in self.flows.iter().zip(&mut self.metrics.flows) {
+            if let Some(stats) = &f.voip {
+                m.voip = VoipSummary::of(stats);
+            }
+        }
     }
 
     /// Runs the next event if it is due by `until`; false when there is none.

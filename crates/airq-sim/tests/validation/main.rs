@@ -7,3 +7,4 @@ mod determinism;
 mod ping;
 mod saturated;
 mod udp_flood;
+mod voip;
