@@ -82,7 +82,7 @@ impl Figure for Airtime<'_> {
                 x_labels: 20,
                 y_labels: 11,
                 x_categorical: true,
-                light_lines: 1,
+                light_lines: (1, 1),
             },
         )?;
         let half = BAR_WIDTH / 2.0;

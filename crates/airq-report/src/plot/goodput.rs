@@ -82,7 +82,7 @@ impl Figure for Goodput<'_> {
                 x_labels: 20,
                 y_labels: 10,
                 x_categorical: true,
-                light_lines: 1,
+                light_lines: (1, 1),
             },
         )?;
         chart.draw_series(

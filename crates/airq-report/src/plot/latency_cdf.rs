@@ -70,7 +70,7 @@ impl Figure for LatencyCdf<'_> {
                     x_labels: labels_across(panel),
                     y_labels: 6,
                     x_categorical: false,
-                    light_lines: 9,
+                    light_lines: (9, 1),
                 },
             )?;
             for sta in &run.stations {

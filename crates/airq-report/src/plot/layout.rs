@@ -83,8 +83,9 @@ pub(crate) struct Axes<'f> {
     pub(crate) y_labels: usize,
     /// The x axis names groups: its own labels, no vertical grid.
     pub(crate) x_categorical: bool,
-    /// Light grid lines between labelled ticks, at most (log axes use up to 9 a decade).
-    pub(crate) light_lines: usize,
+    /// Light grid lines between labelled ticks on x and on y, at most (a log axis uses up
+    /// to 9 a decade; linear axes look best with 1).
+    pub(crate) light_lines: (usize, usize),
 }
 
 /// Draws grid, ticks and axis titles in the house style.
@@ -106,7 +107,8 @@ where
         .light_line_style(theme::GRID_COLOUR.mix(0.45))
         .x_labels(axes.x_labels)
         .y_labels(axes.y_labels)
-        .max_light_lines(axes.light_lines)
+        .x_max_light_lines(axes.light_lines.0)
+        .y_max_light_lines(axes.light_lines.1)
         .y_label_formatter(&tick_label);
     if axes.x_categorical {
         mesh.disable_x_mesh();

@@ -85,7 +85,7 @@ impl<'c> QueueDepth<'c> {
                 x_labels: 8,
                 y_labels: 8,
                 x_categorical: false,
-                light_lines: 1,
+                light_lines: (1, 1),
             },
         )?;
         for (s, h) in self.series.iter().zip(&histograms) {
@@ -133,6 +133,10 @@ fn airtime(s: &Series) -> &[f64] {
 /// A bin width of 1, 2 or 5 × 10ⁿ giving about [`TARGET_BINS`] bins up to `max`, and at
 /// least `min` (1 for frame counts, so integers do not alias between bins).
 pub(crate) fn bin_width(max: f64, min: f64) -> f64 {
+    if max <= 0.0 {
+        // All samples are zero: one bin of unit width shows them.
+        return min.max(1.0);
+    }
     let raw = (max / TARGET_BINS).max(f64::MIN_POSITIVE);
     let decade = 10f64.powf(raw.log10().floor());
     let nice = [1.0, 2.0, 5.0, 10.0]
@@ -193,6 +197,7 @@ mod tests {
         assert_eq!(bin_width(38.0, 0.0), 1.0);
         assert_eq!(bin_width(10.0, 1.0), 1.0);
         assert_eq!(bin_width(0.0, 1.0), 1.0);
+        assert_eq!(bin_width(0.0, 0.0), 1.0);
         assert_eq!(bin_width(7.0, 0.0), 0.2);
     }
 }

@@ -189,3 +189,31 @@ fn station_colours_follow_names_not_positions() {
     assert_eq!(colours.names(), ["fast1", "fast2", "slow"]);
     assert_eq!(colours.colour("slow"), theme::station_colour(2));
 }
+
+/// Odd shapes: one design, four designs (a full 2x2 grid), a station missing from one
+/// design, all-zero queues, a single ping.
+#[test]
+fn odd_shapes_render() {
+    let dir = out_dir("shapes");
+    let full = demo_comparison(9);
+    let mut one = full.clone();
+    one.runs.truncate(1);
+    let mut four = full.clone();
+    four.runs.truncate(4);
+    four.runs[1].stations.remove(0);
+    for q in four.runs.iter_mut().filter_map(|r| r.driver_queue.as_mut()) {
+        q.frames.iter_mut().for_each(|f| *f = 0.0);
+        q.airtime_us.iter_mut().for_each(|a| *a = 0.0);
+    }
+    for sta in &mut four.runs[2].stations {
+        sta.ping_rtt_ms.truncate(1);
+    }
+    for (name, c) in [("one", &one), ("four", &four)] {
+        for kind in PlotKind::ALL {
+            let path = dir.join(format!("{name}-{}.png", kind.name()));
+            draw(kind, c, &path).unwrap_or_else(|e| panic!("{name} {}: {e}", kind.name()));
+            assert!(std::fs::metadata(&path).unwrap().len() > 10_000);
+        }
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -74,7 +74,7 @@ impl<'c> Timeseries<'c> {
                 x_labels: 6,
                 y_labels: 8,
                 x_categorical: false,
-                light_lines: 1,
+                light_lines: (1, 1),
             },
         )?;
         let at = |i: usize| (i + 1) as f64 * run.step_s;
@@ -112,7 +112,7 @@ impl<'c> Timeseries<'c> {
                 x_labels: 6,
                 y_labels: 8,
                 x_categorical: false,
-                light_lines: 9,
+                light_lines: (1, 9),
             },
         )?;
         for sta in &run.stations {
