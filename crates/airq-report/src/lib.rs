@@ -22,6 +22,8 @@
 //! Not supported: interactive output, PDF, and plots combining several runs of the same
 //! design (flent's `*_combine` plots do that from the exported files).
 
+#![warn(missing_docs)]
+
 mod canvas;
 pub mod demo;
 pub mod error;
