@@ -1,0 +1,39 @@
+//! Plots and flent data files from airq simulation results.
+//!
+//! The `airq` CLI converts its results into the plain structs of [`model`] and calls
+//! [`draw`] for each [`PlotKind`] (PNG or SVG, by the file extension) and [`write_flent`]
+//! for each run, so that flent can load, re-plot and compare airq results beside real
+//! testbed measurements. Text in PNGs uses the DejaVu Sans font embedded in the crate,
+//! so nothing needs installing on the machine.
+//!
+//! ```no_run
+//! use airq_report::demo::demo_comparison;
+//! use airq_report::{draw, write_flent, PlotKind};
+//!
+//! let comparison = demo_comparison(1);
+//! for kind in PlotKind::ALL {
+//!     draw(kind, &comparison, format!("{}.svg", kind.name()).as_ref())?;
+//! }
+//! let run = &comparison.runs[0];
+//! write_flent(run, &comparison.scenario, "fifo.flent.gz".as_ref())?;
+//! # Ok::<(), airq_report::ReportError>(())
+//! ```
+//!
+//! Not supported: interactive output, PDF, and plots combining several runs of the same
+//! design (flent's `*_combine` plots do that from the exported files).
+
+#![warn(missing_docs)]
+
+mod canvas;
+pub mod demo;
+pub mod error;
+pub mod flent;
+mod font;
+pub mod model;
+mod plot;
+mod theme;
+
+pub use error::ReportError;
+pub use flent::write_flent;
+pub use model::{Comparison, QueueSamples, RunView, StationView};
+pub use plot::{draw, PlotKind};

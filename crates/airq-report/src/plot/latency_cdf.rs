@@ -1,0 +1,133 @@
+//! Ping RTT CDFs, one panel per AP design with one curve per station, on a shared log-x
+//! axis in ms: the form of Figure 2 of "Ending the Anomaly" (USENIX ATC 2017), where the
+//! latency of each queueing design reads as how far right its curves sit.
+//!
+//! Each curve is the empirical CDF F̂(x) = (1/n)·#{i : xᵢ ≤ x}, drawn as its exact step
+//! function.
+
+use plotters::coord::types::RangedCoordf64;
+use plotters::coord::Shift;
+use plotters::prelude::{DrawingArea, DrawingBackend, LineSeries};
+use plotters::style::Color;
+
+use super::axis::LogAxis;
+use super::layout::{chart_in, draw_mesh, figure_width, labels_across, layout, Axes};
+use super::legend::{draw_legend, Entry, Marker};
+use super::StationColours;
+use crate::canvas::{DrawFailure, Figure};
+use crate::error::ReportError;
+use crate::model::Comparison;
+use crate::theme;
+
+/// The latency CDF figure.
+pub(crate) struct LatencyCdf<'c> {
+    comparison: &'c Comparison,
+    x_axis: LogAxis,
+    colours: StationColours,
+}
+
+impl<'c> LatencyCdf<'c> {
+    /// Checks there is at least one ping sample; the x axis covers every RTT of every run.
+    pub(crate) fn new(comparison: &'c Comparison) -> Result<Self, ReportError> {
+        let rtts = || {
+            comparison
+                .runs
+                .iter()
+                .flat_map(|r| &r.stations)
+                .flat_map(|s| s.ping_rtt_ms.iter().map(|p| p.1))
+        };
+        let low = rtts().fold(f64::INFINITY, f64::min);
+        let high = rtts().fold(0.0, f64::max);
+        if !low.is_finite() {
+            return Err(ReportError::empty("no station of any run has ping samples"));
+        }
+        Ok(LatencyCdf {
+            comparison,
+            x_axis: LogAxis::covering(low, high),
+            colours: StationColours::of(comparison),
+        })
+    }
+}
+
+impl Figure for LatencyCdf<'_> {
+    fn size(&self) -> (u32, u32) {
+        let (_, cols) = theme::grid_shape(self.comparison.runs.len());
+        (figure_width(cols), theme::FIGURE_SIZE.1)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawFailure> {
+        let title = format!("{}: ping RTT CDF", self.comparison.scenario);
+        let panels = self.comparison.runs.len();
+        let frame = layout(root, &title, panels, theme::grid_shape(panels))?;
+        for (run, panel) in self.comparison.runs.iter().zip(&frame.panels) {
+            let y: RangedCoordf64 = (0.0..1.0).into();
+            let mut chart = chart_in(panel, &run.config, self.x_axis, y)?;
+            draw_mesh(
+                &mut chart,
+                &Axes {
+                    x_desc: "Ping RTT (ms)",
+                    y_desc: "Cumulative probability",
+                    x_labels: labels_across(panel),
+                    y_labels: 6,
+                    x_categorical: false,
+                    light_lines: (9, 1),
+                },
+            )?;
+            for sta in &run.stations {
+                let rtts: Vec<f64> = sta.ping_rtt_ms.iter().map(|p| p.1).collect();
+                let colour = self.colours.colour(&sta.name);
+                chart.draw_series(LineSeries::new(ecdf_steps(&rtts), colour.stroke_width(2)))?;
+            }
+        }
+        let entries: Vec<Entry> = self
+            .colours
+            .names()
+            .iter()
+            .map(|n| Entry::new(n.clone(), self.colours.colour(n), Marker::Line))
+            .collect();
+        draw_legend(&frame.legend, "Station", &entries, 40)
+    }
+}
+
+/// The empirical CDF of `samples` as the corner points of its step function: for sorted
+/// x₍₁₎ ≤ … ≤ x₍ₙ₎, (x₍ᵢ₎, (i−1)/n) then (x₍ᵢ₎, i/n). Empty input gives no points.
+pub(crate) fn ecdf_steps(samples: &[f64]) -> Vec<(f64, f64)> {
+    let mut sorted = samples.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let n = sorted.len() as f64;
+    sorted
+        .iter()
+        .enumerate()
+        .flat_map(|(i, &x)| [(x, i as f64 / n), (x, (i + 1) as f64 / n)])
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// F̂(x) by its definition, (1/n)·#{i : xᵢ ≤ x}.
+    fn ecdf_at(samples: &[f64], x: f64) -> f64 {
+        samples.iter().filter(|&&s| s <= x).count() as f64 / samples.len() as f64
+    }
+
+    #[test]
+    fn steps_match_the_definition() {
+        let samples = [12.0, 3.0, 7.5, 3.0, 40.0];
+        let steps = ecdf_steps(&samples);
+        assert_eq!(steps.len(), 10);
+        // The top of each step is F̂ at that sample; the curve ends at 1.
+        for pair in steps.chunks(2) {
+            let (x, top) = pair[1];
+            assert_eq!(pair[0].0, x);
+            let at = ecdf_at(&samples, x);
+            // Tied samples share x: the last step at a tie reaches F̂(x).
+            assert!(top <= at + 1e-12, "F̂({x}) = {at}, step top {top}");
+        }
+        assert_eq!(steps.last().unwrap().1, 1.0);
+        assert_eq!(steps[0], (3.0, 0.0));
+        assert_eq!(steps[3], (3.0, 0.4));
+        assert_eq!(ecdf_at(&samples, 3.0), 0.4);
+        assert!(ecdf_steps(&[]).is_empty());
+    }
+}

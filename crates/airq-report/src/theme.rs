@@ -1,0 +1,95 @@
+//! The look shared by every figure: canvas sizes, text sizes and the colours that give each
+//! station and each design the same colour in every panel. Station colours are the
+//! Okabe–Ito palette (Okabe & Ito 2008, "Color Universal Design"), which stays
+//! distinguishable under the common forms of colour blindness.
+
+use plotters::style::{FontDesc, FontStyle, RGBColor, TextStyle, BLACK};
+
+use crate::font::FAMILY;
+
+/// Size of every figure in pixels (SVG user units); wide figures grow with their panels.
+pub(crate) const FIGURE_SIZE: (u32, u32) = (1200, 800);
+/// Widest a panel of a per-design grid is allowed to shrink to, in pixels.
+pub(crate) const MIN_PANEL_WIDTH: u32 = 360;
+
+/// Text sizes in pixels.
+pub(crate) const TITLE_PX: f64 = 30.0;
+pub(crate) const PANEL_TITLE_PX: f64 = 22.0;
+pub(crate) const AXIS_LABEL_PX: f64 = 19.0;
+pub(crate) const TICK_PX: f64 = 16.0;
+pub(crate) const LEGEND_PX: f64 = 16.0;
+
+/// Colours of stations 0, 1, 2, ... (Okabe–Ito, yellow left out as too pale on white).
+const STATION_COLOURS: [RGBColor; 7] = [
+    RGBColor(0x00, 0x72, 0xB2), // blue
+    RGBColor(0xD5, 0x5E, 0x00), // vermillion
+    RGBColor(0x00, 0x9E, 0x73), // bluish green
+    RGBColor(0xCC, 0x79, 0xA7), // reddish purple
+    RGBColor(0xE6, 0x9F, 0x00), // orange
+    RGBColor(0x56, 0xB4, 0xE9), // sky blue
+    RGBColor(0x00, 0x00, 0x00), // black
+];
+
+/// Colour of the "total" bar and other aggregates.
+pub(crate) const TOTAL_COLOUR: RGBColor = RGBColor(0x55, 0x55, 0x55);
+/// Light grid lines.
+pub(crate) const GRID_COLOUR: RGBColor = RGBColor(0xE0, 0xE0, 0xE0);
+
+/// The colour of station `index`; beyond the palette, colours repeat.
+pub(crate) fn station_colour(index: usize) -> RGBColor {
+    STATION_COLOURS[index % STATION_COLOURS.len()]
+}
+
+/// The colour of an AP design: the five known designs keep theirs whatever their order;
+/// unknown ones take the palette in order.
+pub(crate) fn design_colour(config: &str, index: usize) -> RGBColor {
+    match config {
+        "fifo" => RGBColor(0x55, 0x55, 0x55),
+        "fq_codel" => RGBColor(0xE6, 0x9F, 0x00),
+        "fq_mac" => RGBColor(0x00, 0x9E, 0x73),
+        "airtime" => RGBColor(0x00, 0x72, 0xB2),
+        "airtime_aql" => RGBColor(0xCC, 0x79, 0xA7),
+        _ => station_colour(index),
+    }
+}
+
+/// A text style of the figure family at `px` pixels.
+pub(crate) fn text(px: f64) -> TextStyle<'static> {
+    FontDesc::new(FAMILY.into(), px, FontStyle::Normal).color(&BLACK)
+}
+
+/// The figure title style.
+pub(crate) fn title() -> TextStyle<'static> {
+    FontDesc::new(FAMILY.into(), TITLE_PX, FontStyle::Normal).color(&BLACK)
+}
+
+/// Rows and columns of a grid holding `panels` panels, at most three across.
+pub(crate) fn grid_shape(panels: usize) -> (usize, usize) {
+    match panels {
+        0 | 1 => (1, 1),
+        2 => (1, 2),
+        3 => (1, 3),
+        4 => (2, 2),
+        n => (n.div_ceil(3), 3),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_designs_keep_their_colour_in_any_position() {
+        assert_eq!(design_colour("fq_mac", 0), design_colour("fq_mac", 4));
+        assert_ne!(design_colour("fifo", 0), design_colour("airtime", 0));
+        assert_eq!(station_colour(1), station_colour(8));
+    }
+
+    #[test]
+    fn grid_holds_every_panel() {
+        for n in 1..=9 {
+            let (rows, cols) = grid_shape(n);
+            assert!(rows * cols >= n && cols <= 3, "{n} panels in {rows}x{cols}");
+        }
+    }
+}
