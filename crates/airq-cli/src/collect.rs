@@ -1,0 +1,120 @@
+//! Simulator measurements → results: the one place where `airq_sim::metrics::Metrics`
+//! becomes a [`ResultsFile`]. Everything here is measured by the simulator; this file
+//! only converts units and summarises (shares, means).
+
+use crate::results::{
+    ChannelSummary, Metadata, ResultsFile, Series, StationSummary, FORMAT_NAME, FORMAT_VERSION,
+};
+use crate::scenario::Scenario;
+use airq_sim::ap::ApConfig;
+use airq_sim::metrics::{Metrics, StationMetrics};
+use airq_sim::txpath::DropCause;
+
+/// How a run went, apart from what it measured.
+#[derive(Clone, Debug)]
+pub struct RunInfo {
+    pub config: String,
+    pub command_line: Vec<String>,
+    pub started_utc: String,
+    pub wall_s: f64,
+}
+
+/// The results file of one run of `scenario`.
+pub fn collect(
+    scenario: &Scenario,
+    ap: &ApConfig,
+    metrics: &Metrics,
+    info: RunInfo,
+) -> ResultsFile {
+    let shares = metrics.airtime_shares();
+    let stations = scenario
+        .stations
+        .iter()
+        .zip(&metrics.stations)
+        .enumerate()
+        .map(|(i, (station, m))| station_summary(station, m, metrics.goodput_mbps(i), shares[i]))
+        .collect();
+    let c = &metrics.channel;
+    let channel = ChannelSummary {
+        busy_s: c.busy.as_secs_f64(),
+        collision_s: c.collision.as_secs_f64(),
+        beacon_s: c.beacon.as_secs_f64(),
+        idle_s: c.idle(metrics.duration).as_secs_f64(),
+        exchanges: c.exchanges,
+        collisions: c.collisions,
+    };
+    ResultsFile {
+        format: FORMAT_NAME.to_string(),
+        format_version: FORMAT_VERSION,
+        metadata: Metadata {
+            airq_version: env!("CARGO_PKG_VERSION").to_string(),
+            scenario: scenario.name.clone(),
+            scenario_file: scenario.path.clone(),
+            scenario_text: scenario.text.clone(),
+            overrides: scenario.overrides.clone(),
+            seed: scenario.seed,
+            config: info.config,
+            ap_config: format!("{ap:?}"),
+            command_line: info.command_line,
+            started_utc: info.started_utc,
+            wall_s: info.wall_s,
+            events: metrics.events,
+            duration_s: metrics.duration.as_secs_f64(),
+            step_s: scenario.step.as_secs_f64(),
+        },
+        stations,
+        channel,
+        series: series(metrics),
+    }
+}
+
+fn station_summary(
+    station: &crate::scenario::Station,
+    m: &StationMetrics,
+    goodput_mbps: f64,
+    airtime_share: f64,
+) -> StationSummary {
+    let received = m.rx_packets_down + m.rx_packets_up;
+    StationSummary {
+        name: station.name.clone(),
+        rate: station.link.rate.to_string(),
+        phy_rate_mbps: station.link.rate.data_rate_mbps(),
+        goodput_mbps,
+        rx_bytes_down: m.rx_bytes_down,
+        rx_bytes_up: m.rx_bytes_up,
+        rx_packets_down: m.rx_packets_down,
+        rx_packets_up: m.rx_packets_up,
+        airtime_share,
+        airtime_down_s: m.airtime_down.as_secs_f64(),
+        airtime_up_s: m.airtime_up.as_secs_f64(),
+        drops: DropCause::ALL
+            .iter()
+            .map(|&c| (c.name().to_string(), m.drops_of(c)))
+            .collect(),
+        mpdus_per_ampdu_down: StationMetrics::mean_mpdus(&m.ampdu_mpdus_down),
+        mpdus_per_ampdu_up: StationMetrics::mean_mpdus(&m.ampdu_mpdus_up),
+        mpdu_failures_down: m.mpdu_failures_down,
+        mpdu_failures_up: m.mpdu_failures_up,
+        collisions: m.collisions,
+        mean_delay_ms: (received > 0)
+            .then(|| m.delay_sum.as_nanos() as f64 / received as f64 / 1e6),
+        max_delay_ms: m.delay_max.as_nanos() as f64 / 1e6,
+        // The simulator measures no ping yet; when it does, its RTT percentiles go here.
+        ping_rtt_ms: None,
+    }
+}
+
+fn series(metrics: &Metrics) -> Series {
+    let mut s = Series::default();
+    for sample in &metrics.series {
+        s.t_s.push(sample.at.as_secs_f64());
+        s.rx_bytes.push(sample.rx_bytes.clone());
+        s.airtime_s
+            .push(sample.airtime.iter().map(|a| a.as_secs_f64()).collect());
+        s.ap_queued_packets.push(sample.ap.queued_packets);
+        s.ap_driver_frames.push(sample.ap.driver_frames);
+        s.ap_driver_airtime_ms
+            .push(sample.ap.driver_airtime.as_nanos() as f64 / 1e6);
+    }
+    s
+}
