@@ -13,7 +13,9 @@ use airq_sim::traffic::{FlowSpec, Load};
 /// What one run of the simulator needs.
 #[derive(Clone, Debug)]
 pub struct SimInputs {
+    /// The BSS, its stations and flows.
     pub bss: BssScenario,
+    /// The AP's queueing, one choice per layer.
     pub ap: ApConfig,
 }
 

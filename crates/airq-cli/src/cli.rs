@@ -1,4 +1,5 @@
-//! The command line (clap): `airq run`, `airq compare`, `airq list`, `airq check`.
+//! The command line (clap): `airq run`, `airq compare`, `airq list`, `airq check`,
+//! `airq show`.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -14,6 +15,7 @@ pub struct Cli {
     #[arg(short, long, global = true, conflicts_with = "quiet")]
     pub verbose: bool,
     #[command(subcommand)]
+    /// What to do.
     pub command: Command,
 }
 
@@ -23,6 +25,7 @@ pub enum Command {
     /// Run a scenario under one AP configuration.
     Run {
         #[command(flatten)]
+        /// Scenario, seed, duration, overrides and outputs.
         common: RunArgs,
         /// AP configuration (a preset; default: the scenario's `ap.preset`, else airtime).
         #[arg(short, long)]
@@ -31,6 +34,7 @@ pub enum Command {
     /// Run a scenario under several AP configurations in parallel; one table.
     Compare {
         #[command(flatten)]
+        /// Scenario, seed, duration, overrides and outputs.
         common: RunArgs,
         /// AP configurations, comma-separated.
         #[arg(
@@ -45,14 +49,22 @@ pub enum Command {
     },
     /// List scenarios, AP configurations or traffic tests.
     List {
+        /// scenarios (in --dir), configs (AP presets) or tests (traffic).
         what: ListWhat,
         /// Where `list scenarios` looks.
         #[arg(long, default_value = "scenarios")]
         dir: PathBuf,
     },
+    /// Print the table of results files (several: side by side, as compare does).
+    Show {
+        #[arg(required = true)]
+        /// Results files (`.json.gz`).
+        results: Vec<PathBuf>,
+    },
     /// Check scenario files: parse and validate, and say whether they can run today.
     Check {
         #[arg(required = true)]
+        /// Scenario files (TOML).
         scenarios: Vec<PathBuf>,
         /// Overrides, as for `run`.
         #[arg(long = "set", value_name = "KEY=VALUE")]
@@ -63,8 +75,11 @@ pub enum Command {
 /// What `airq list` lists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ListWhat {
+    /// The `.toml` files of a directory, with their descriptions.
     Scenarios,
+    /// The AP configurations (presets).
     Configs,
+    /// The traffic tests a scenario may name.
     Tests,
 }
 

@@ -13,9 +13,13 @@ use airq_sim::txpath::DropCause;
 /// How a run went, apart from what it measured.
 #[derive(Clone, Debug)]
 pub struct RunInfo {
+    /// The AP configuration's name.
     pub config: String,
+    /// The command line of the run.
     pub command_line: Vec<String>,
+    /// Wall-clock start, UTC, RFC 3339.
     pub started_utc: String,
+    /// Wall-clock seconds the run took.
     pub wall_s: f64,
 }
 

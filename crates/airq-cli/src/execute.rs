@@ -16,14 +16,17 @@ use std::sync::Mutex;
 
 /// How to run.
 pub struct Plan<'a> {
+    /// The checked scenario.
     pub scenario: &'a Scenario,
     /// AP configurations (presets), in output order.
     pub configs: &'a [String],
     /// Worker threads (at least 1).
     pub jobs: usize,
+    /// Where the bars go.
     pub progress: &'a Progress,
     /// Print each run's wall time and events to standard error.
     pub verbose: bool,
+    /// Recorded in each results file.
     pub command_line: &'a [String],
 }
 

@@ -6,6 +6,8 @@
 //! and machine-readable summaries. In the spirit of flent: a test is declarative data,
 //! and one self-describing results file holds everything a run measured.
 
+#![warn(missing_docs)]
+
 pub mod build;
 pub mod cli;
 pub mod collect;

@@ -1,7 +1,7 @@
 //! `airq`: the command-line tool. See `airq --help`.
 
 use airq_cli::cli::{Cli, Command};
-use airq_cli::commands::{check, list, run, Verbosity};
+use airq_cli::commands::{check, list, run, show, Verbosity};
 use clap::Parser;
 
 fn main() {
@@ -22,6 +22,7 @@ fn main() {
         } => run::compare(common, configs, *jobs, verbosity),
         Command::List { what, dir } => list::list(*what, dir),
         Command::Check { scenarios, set } => check::check(scenarios, set),
+        Command::Show { results } => show::show(results),
     };
     if let Err(e) = result {
         eprintln!("airq: {e}");

@@ -25,11 +25,15 @@ pub const FORMAT_VERSION: u32 = 1;
 pub struct ResultsFile {
     /// Always [`FORMAT_NAME`].
     pub format: String,
+    /// The layout's version: [`FORMAT_VERSION`] when written by this build.
     pub format_version: u32,
+    /// What was run.
     pub metadata: Metadata,
     /// Per station, in scenario order.
     pub stations: Vec<StationSummary>,
+    /// The channel over the whole run.
     pub channel: ChannelSummary,
+    /// The time series.
     pub series: Series,
 }
 
@@ -37,21 +41,27 @@ pub struct ResultsFile {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Metadata {
+    /// The `airq-cli` version that wrote the file.
     pub airq_version: String,
     /// The scenario's `name`.
     pub scenario: String,
+    /// The scenario file as named on the command line.
     pub scenario_file: String,
     /// The scenario as run, `--set` overrides applied.
     pub scenario_text: String,
+    /// `--set` overrides (and `--seed`/`--duration` as `seed=`/`duration=`), in order.
     pub overrides: Vec<String>,
+    /// The root seed of the run.
     pub seed: u64,
     /// The AP configuration's name (a preset).
     pub config: String,
     /// Every parameter of that configuration, as the simulator holds it.
     pub ap_config: String,
+    /// The command line that made the file.
     pub command_line: Vec<String>,
     /// Wall-clock start, UTC, RFC 3339.
     pub started_utc: String,
+    /// Wall-clock seconds the run took.
     pub wall_s: f64,
     /// Events the simulator processed.
     pub events: u64,
@@ -65,8 +75,11 @@ pub struct Metadata {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Percentiles {
+    /// Median, ms.
     pub p50: f64,
+    /// 90th percentile, ms.
     pub p90: f64,
+    /// 99th percentile, ms.
     pub p99: f64,
 }
 
@@ -74,30 +87,43 @@ pub struct Percentiles {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StationSummary {
+    /// The station's name (`count` groups expanded: `fast1`).
     pub name: String,
-    /// Its PHY rate, as `airq::phy` names it, and that rate in Mbit/s.
+    /// Its PHY rate, as `airq::phy` names it.
     pub rate: String,
+    /// Its PHY rate in Mbit/s.
     pub phy_rate_mbps: f64,
     /// IP bytes received at the far end, both directions, per second.
     pub goodput_mbps: f64,
+    /// IP bytes received by the station.
     pub rx_bytes_down: u64,
+    /// IP bytes received from the station.
     pub rx_bytes_up: u64,
+    /// Packets received by the station.
     pub rx_packets_down: u64,
+    /// Packets received from the station.
     pub rx_packets_up: u64,
     /// Its fraction of the airtime all stations' exchanges used.
     pub airtime_share: f64,
+    /// Airtime of exchanges carrying its downlink frames, collisions included.
     pub airtime_down_s: f64,
+    /// Airtime of exchanges carrying its uplink frames.
     pub airtime_up_s: f64,
     /// Dropped packets by cause (every cause listed).
     pub drops: BTreeMap<String, u64>,
     /// Mean MPDUs per PPDU sent.
     pub mpdus_per_ampdu_down: f64,
+    /// Mean MPDUs per PPDU it sent.
     pub mpdus_per_ampdu_up: f64,
+    /// Failed MPDU transmissions to it (retried or dropped).
     pub mpdu_failures_down: u64,
+    /// Failed MPDU transmissions from it.
     pub mpdu_failures_up: u64,
+    /// Its PPDUs lost in collisions.
     pub collisions: u64,
     /// One-way delay of received packets; `None` when none was received.
     pub mean_delay_ms: Option<f64>,
+    /// Largest one-way delay of a received packet.
     pub max_delay_ms: f64,
     /// Ping RTTs; `None` when the scenario had no ping to this station.
     pub ping_rtt_ms: Option<Percentiles>,
@@ -116,10 +142,15 @@ impl StationSummary {
 pub struct ChannelSummary {
     /// In exchanges without collision, beacons included.
     pub busy_s: f64,
+    /// In exchanges where several transmitted at once.
     pub collision_s: f64,
+    /// Spent on beacons (within `busy_s`).
     pub beacon_s: f64,
+    /// Neither busy nor in collisions.
     pub idle_s: f64,
+    /// Exchanges on the air.
     pub exchanges: u64,
+    /// Exchanges that collided.
     pub collisions: u64,
 }
 
@@ -128,13 +159,17 @@ pub struct ChannelSummary {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Series {
+    /// Sample times since the start.
     pub t_s: Vec<f64>,
+    /// Per sample, per station: IP bytes received, both directions.
     pub rx_bytes: Vec<Vec<u64>>,
+    /// Per sample, per station: airtime, s.
     pub airtime_s: Vec<Vec<f64>>,
     /// Packets in the AP's qdisc and MAC queues.
     pub ap_queued_packets: Vec<u64>,
     /// Frames handed to the driver or firmware and not yet completed, and their airtime.
     pub ap_driver_frames: Vec<u64>,
+    /// Expected airtime of those frames, ms.
     pub ap_driver_airtime_ms: Vec<f64>,
 }
 

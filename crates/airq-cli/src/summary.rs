@@ -12,40 +12,56 @@ use std::path::Path;
 /// The `--json` document.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Summary {
+    /// The scenario's name.
     pub scenario: String,
+    /// The root seed.
     pub seed: u64,
+    /// Simulated seconds per run.
     pub duration_s: f64,
+    /// One entry per configuration, in the order asked for.
     pub runs: Vec<RunSummary>,
 }
 
 /// One configuration's run.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RunSummary {
+    /// The AP configuration (preset).
     pub config: String,
+    /// Wall-clock seconds the run took.
     pub wall_s: f64,
+    /// Events the simulator processed.
     pub events: u64,
+    /// Sum of the stations' goodput.
     pub total_goodput_mbps: f64,
     /// Jain's fairness index of the stations' airtime shares.
     pub airtime_jain: f64,
+    /// Per station, in scenario order.
     pub stations: Vec<StationLine>,
 }
 
 /// One station of a run.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StationLine {
+    /// The station's name.
     pub name: String,
+    /// IP bytes received per second, both directions.
     pub goodput_mbps: f64,
     /// Fraction of the airtime used by all stations' exchanges.
     pub airtime_share: f64,
+    /// Ping RTT percentiles.
     pub ping_rtt_ms: PingFields,
+    /// Dropped packets, every cause.
     pub drops: u64,
 }
 
 /// Ping RTT percentiles, each `null` when the station had no ping.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct PingFields {
+    /// Median RTT, ms.
     pub p50: Option<f64>,
+    /// 90th percentile, ms.
     pub p90: Option<f64>,
+    /// 99th percentile, ms.
     pub p99: Option<f64>,
 }
 

@@ -4,6 +4,7 @@
 pub mod check;
 pub mod list;
 pub mod run;
+pub mod show;
 
 use crate::cli::RunArgs;
 use crate::error::{io_error, CliError};
@@ -16,8 +17,11 @@ use crate::summary;
 /// How much to print.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verbosity {
+    /// Errors only.
     Quiet,
+    /// Tables and progress bars.
     Normal,
+    /// Also each run's wall time and events, and the files written.
     Verbose,
 }
 

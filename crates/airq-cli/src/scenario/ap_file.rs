@@ -13,18 +13,31 @@ use serde::Deserialize;
 pub struct ApSection {
     /// One of `airq_sim::ap::PRESET_NAMES` (default `airtime`); `--config` replaces it.
     pub preset: Option<String>,
+    /// Replaces the preset's qdisc: `none`, `pfifo_fast`, `fq_codel`.
     pub qdisc: Option<QdiscKind>,
+    /// Replaces the preset's MAC queueing: `legacy`, `fq_mac`.
     pub mac: Option<MacKind>,
+    /// Replaces the preset's scheduler: `round_robin`, `airtime`.
     pub scheduler: Option<SchedulerKind>,
+    /// Replaces the preset's AQL: `off`, `kernel`, `self_tuning`.
     pub aql: Option<AqlKind>,
+    /// Replaces the preset's driver: `softmac` (ath9k-like), `firmware` (ath10k-like).
     pub driver: Option<DriverKind>,
+    /// Parameters of the pfifo_fast qdisc.
     pub pfifo_fast: Option<PfifoFastSection>,
+    /// Parameters of the fq_codel qdisc.
     pub fq_codel: Option<FqSection>,
+    /// Parameters of the legacy MAC queues.
     pub legacy: Option<LegacySection>,
+    /// Parameters of FQ-MAC.
     pub fq_mac: Option<FqSection>,
+    /// Parameters of the airtime scheduler.
     pub airtime: Option<AirtimeSection>,
+    /// AQL limits (kernel or self-tuning AQL).
     pub aql_limits: Option<AqlSection>,
+    /// Parameters of the softmac driver.
     pub softmac: Option<SoftmacSection>,
+    /// Parameters of the firmware driver.
     pub firmware: Option<FirmwareSection>,
     /// Airtime groups stations join with their `group` key.
     #[serde(default)]
@@ -35,8 +48,11 @@ pub struct ApSection {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum QdiscKind {
+    /// `noqueue`: straight to the MAC layer.
     None,
+    /// Linux's default qdisc: three bands, tail drop.
     PfifoFast,
+    /// FQ-CoDel (RFC 8290).
     FqCodel,
 }
 
@@ -44,7 +60,9 @@ pub enum QdiscKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MacKind {
+    /// Per station-TID FIFOs, as ath9k before mac80211's TXQs.
     Legacy,
+    /// mac80211's FQ-CoDel per station-TID.
     FqMac,
 }
 
@@ -52,7 +70,9 @@ pub enum MacKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SchedulerKind {
+    /// Round robin over station-TIDs.
     RoundRobin,
+    /// Airtime deficit round robin over stations.
     Airtime,
 }
 
@@ -60,8 +80,11 @@ pub enum SchedulerKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AqlKind {
+    /// No AQL.
     Off,
+    /// The kernel's limits.
     Kernel,
+    /// The kernel's limits, self-tuned per station-AC.
     SelfTuning,
 }
 
@@ -69,7 +92,9 @@ pub enum AqlKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DriverKind {
+    /// ath9k-like: at most two aggregates queued in hardware per AC.
     Softmac,
+    /// ath10k-like: a deep firmware queue with its own round robin.
     Firmware,
 }
 
@@ -77,6 +102,7 @@ pub enum DriverKind {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PfifoFastSection {
+    /// Tail-drop limit, packets.
     pub limit_packets: Option<u32>,
 }
 
@@ -84,15 +110,21 @@ pub struct PfifoFastSection {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FqSection {
+    /// Flow queues.
     pub flows: Option<u32>,
+    /// Global limit, packets.
     pub limit_packets: Option<u32>,
+    /// Global memory limit, bytes.
     pub memory_limit_bytes: Option<u64>,
+    /// DRR quantum, bytes.
     pub quantum_bytes: Option<u32>,
     /// A frame-count quantum instead of bytes (Kan Yan's AQL proposal).
     pub quantum_frames: Option<u32>,
     /// CoDel target and interval, ms.
     pub target_ms: Option<f64>,
+    /// CoDel interval, ms.
     pub interval_ms: Option<f64>,
+    /// Mark ECN-capable packets instead of dropping.
     pub ecn: Option<bool>,
 }
 
@@ -100,6 +132,7 @@ pub struct FqSection {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LegacySection {
+    /// Frames per AC in the driver before the AC's queue is stopped.
     pub txq_max_pending: Option<u32>,
 }
 
@@ -119,8 +152,11 @@ pub struct AirtimeSection {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AqlSection {
+    /// Per station-AC low limit, µs.
     pub limit_low_us: Option<u32>,
+    /// Per station-AC high limit, µs.
     pub limit_high_us: Option<u32>,
+    /// Interface-wide threshold, µs.
     pub threshold_us: Option<u32>,
 }
 
@@ -128,7 +164,9 @@ pub struct AqlSection {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SoftmacSection {
+    /// A-MPDUs per AC queued to the hardware.
     pub aggr_min_qdepth: Option<u32>,
+    /// PPDUs per AC below which a single frame may be queued.
     pub non_aggr_min_qdepth: Option<u32>,
 }
 
@@ -136,6 +174,7 @@ pub struct SoftmacSection {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FirmwareSection {
+    /// Frames the firmware holds at most.
     pub max_pending_frames: Option<u32>,
 }
 
@@ -154,9 +193,11 @@ pub enum GroupModeName {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GroupSection {
+    /// What stations' `group` keys name.
     pub name: String,
     /// DRR weight of the group, µs (256 by default).
     pub weight: Option<u32>,
     #[serde(default)]
+    /// `share` (work-conserving) or `limit` (capped at its share).
     pub mode: GroupModeName,
 }

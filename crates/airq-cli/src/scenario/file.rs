@@ -32,16 +32,22 @@ pub struct ScenarioFile {
     pub duration: f64,
     /// Step of the time series, s.
     pub step: Option<f64>,
+    /// Root seed (default 1).
     pub seed: Option<u64>,
     #[serde(default)]
+    /// `[bss]`.
     pub bss: BssSection,
     #[serde(default)]
+    /// `[ap]`.
     pub ap: ApSection,
     #[serde(default)]
+    /// `[wired]`.
     pub wired: WiredSection,
     #[serde(default)]
+    /// `[[station]]` tables.
     pub station: Vec<StationSection>,
     #[serde(default)]
+    /// `[[traffic]]` tables.
     pub traffic: Vec<TrafficSection>,
 }
 
@@ -49,11 +55,14 @@ pub struct ScenarioFile {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 pub enum BandName {
     #[serde(rename = "2.4GHz")]
+    /// 2.4 GHz.
     Ghz2_4,
     #[default]
     #[serde(rename = "5GHz")]
+    /// 5 GHz.
     Ghz5,
     #[serde(rename = "6GHz")]
+    /// 6 GHz.
     Ghz6,
 }
 
@@ -62,7 +71,9 @@ pub enum BandName {
 #[serde(rename_all = "lowercase")]
 pub enum TimingName {
     #[default]
+    /// Short slot, OFDM control frames.
     Ofdm,
+    /// 802.11b: long slot, 1 Mbit/s control frames (2.4 GHz only).
     Dsss,
 }
 
@@ -71,9 +82,12 @@ pub enum TimingName {
 #[serde(deny_unknown_fields)]
 pub struct BssSection {
     #[serde(default)]
+    /// `2.4GHz`, `5GHz` (default) or `6GHz`.
     pub band: BandName,
     #[serde(default)]
+    /// `ofdm` (default) or `dsss`.
     pub timing: TimingName,
+    /// RTS/CTS before every data PPDU (default off).
     pub rts_cts: Option<bool>,
     /// Beacons every 102.4 ms (default on).
     pub beacons: Option<bool>,
@@ -89,6 +103,7 @@ pub struct BssSection {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WiredSection {
+    /// Rate of the link, Mbit/s (default 1000).
     pub rate_mbps: Option<f64>,
     /// One-way propagation delay, ms.
     pub delay_ms: Option<f64>,
@@ -104,8 +119,11 @@ pub enum StandardName {
     Dsss,
     /// 802.11a/g OFDM: `rate_mbps` 6 to 54.
     Ofdm,
+    /// 802.11n (MCS 0-31, 20/40 MHz).
     Ht,
+    /// 802.11ac (MCS 0-9, 1-8 streams).
     Vht,
+    /// 802.11ax single-user (MCS 0-11, 1-8 streams).
     He,
 }
 
@@ -113,10 +131,13 @@ pub enum StandardName {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StationSection {
+    /// Its name, or the base of `count` names.
     pub name: String,
     /// Identical stations named `<name>1`, `<name>2`, ... (default 1: just `<name>`).
     pub count: Option<u32>,
+    /// `dsss`, `ofdm`, `ht`, `vht` or `he`.
     pub standard: StandardName,
+    /// MCS index (HT, VHT, HE).
     pub mcs: Option<u8>,
     /// Channel width, MHz.
     pub width: Option<u16>,
@@ -140,6 +161,7 @@ pub struct StationSection {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TrafficSection {
+    /// The test's name (see `airq list tests`).
     pub test: String,
     /// Station names, or the name of a `count` group for all of it; default every station.
     pub stations: Option<Vec<String>>,
@@ -147,15 +169,19 @@ pub struct TrafficSection {
     pub flows: Option<u32>,
     /// `down` (to the station) or `up`.
     pub direction: Option<String>,
+    /// Rate per flow, Mbit/s (udp_cbr).
     pub rate_mbps: Option<f64>,
     /// UDP payload per packet.
     pub payload_bytes: Option<u32>,
     /// DiffServ code point, 0 to 63; sets the TID (RFC 8325 §4.3).
     pub dscp: Option<u8>,
+    /// Ping interval, ms.
     pub interval_ms: Option<f64>,
+    /// Pages to fetch (http).
     pub pages: Option<u32>,
     /// Start and stop times, s.
     pub start: Option<f64>,
+    /// Stop time, s (default: the end of the run).
     pub stop: Option<f64>,
 }
 

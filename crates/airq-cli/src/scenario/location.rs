@@ -10,7 +10,9 @@ use toml_edit::{ImDocument, Item, TableLike};
 /// One step of a key path: a key of a table, or an index into an array (of tables).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Seg {
+    /// A key of a table.
     Key(String),
+    /// An index into an array (from 0).
     Index(usize),
 }
 

@@ -26,7 +26,9 @@ pub use traffic::{Test, Traffic, TESTS};
 /// A checked scenario.
 #[derive(Clone, Debug)]
 pub struct Scenario {
+    /// The `name` key: names the results files.
     pub name: String,
+    /// The `description` key.
     pub description: String,
     /// The file, as the user named it.
     pub path: String,
@@ -34,14 +36,23 @@ pub struct Scenario {
     pub text: String,
     /// The overrides, as given.
     pub overrides: Vec<String>,
+    /// Simulated time.
     pub duration: Duration,
+    /// Step of the time series.
     pub step: Duration,
+    /// The root seed.
     pub seed: u64,
+    /// BSS-wide radio settings.
     pub bss: BssConfig,
+    /// Packets each station's own queue holds, if not the simulator's default.
     pub station_queue_packets: Option<usize>,
+    /// The server's link to the AP.
     pub wired: WiredLink,
+    /// Stations, `count` groups expanded.
     pub stations: Vec<Station>,
+    /// Traffic entries, in file order.
     pub traffic: Vec<Traffic>,
+    /// The AP, ready to be configured as any preset.
     pub ap: ApSpec,
 }
 

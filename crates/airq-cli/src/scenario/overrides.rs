@@ -13,7 +13,9 @@ use toml_edit::{DocumentMut, Item, Table, Value};
 pub struct Override {
     /// As given on the command line.
     pub raw: String,
+    /// Where it goes.
     pub path: KeyPath,
+    /// The value, as TOML.
     pub value: Value,
 }
 

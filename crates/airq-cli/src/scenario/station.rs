@@ -12,7 +12,9 @@ use airq_sim::link::StationLink;
 /// One station of the BSS, as the simulator and the results name it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Station {
+    /// Its name (`count` groups expanded: `fast1`).
     pub name: String,
+    /// Its link: rate, error rate, aggregation.
     pub link: StationLink,
     /// Its own airtime weight, µs, if not the scheduler's default.
     pub weight_us: Option<u32>,
@@ -100,7 +102,7 @@ fn rate(s: &StationSection, band: Band) -> Result<Rate, KeyError> {
         if given {
             return Err((
                 key,
-                format!("does not apply to a {standard:?} station").to_lowercase(),
+                format!("does not apply to {} stations", standard_name(standard)),
             ));
         }
         Ok(())
@@ -124,12 +126,17 @@ fn rate(s: &StationSection, band: Band) -> Result<Rate, KeyError> {
         StandardName::He => &[Band::Ghz2_4, Band::Ghz5, Band::Ghz6],
     };
     if !allowed_bands.contains(&band) {
+        let band = match band {
+            Band::Ghz2_4 => "2.4GHz",
+            Band::Ghz5 => "5GHz",
+            Band::Ghz6 => "6GHz",
+        };
         return Err((
             "standard",
             format!(
-                "{standard:?} stations cannot operate in the BSS's band ({band:?}; see [bss] band)"
-            )
-            .to_lowercase(),
+                "{} stations cannot operate in the {band} band of the BSS (see [bss] band)",
+                standard_name(standard)
+            ),
         ));
     }
     let phy = |e: airq::phy::PhyError| e.to_string();
@@ -200,6 +207,16 @@ fn rate(s: &StationSection, band: Band) -> Result<Rate, KeyError> {
             Rate::he(mcs, s.streams.unwrap_or(1), width, gi).map_err(|e| (vht_he_key(&e), phy(e)))
         }
         StandardName::Dsss | StandardName::Ofdm => unreachable!("legacy handled above"),
+    }
+}
+
+fn standard_name(s: StandardName) -> &'static str {
+    match s {
+        StandardName::Dsss => "DSSS",
+        StandardName::Ofdm => "OFDM",
+        StandardName::Ht => "HT",
+        StandardName::Vht => "VHT",
+        StandardName::He => "HE",
     }
 }
 

@@ -14,8 +14,11 @@ use airq_sim::traffic::Direction;
 /// `stop`, which every test takes).
 #[derive(Clone, Copy, Debug)]
 pub struct TestInfo {
+    /// The flent test name.
     pub name: &'static str,
+    /// One line on what it does.
     pub about: &'static str,
+    /// Its own keys.
     pub keys: &'static [&'static str],
 }
 
@@ -76,26 +79,43 @@ pub const TESTS: [TestInfo; 10] = [
 /// A validated test and its own parameters.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Test {
+    /// Saturated UDP.
     UdpFlood {
+        /// Who sends.
         direction: Direction,
+        /// UDP payload per packet.
         payload_bytes: u32,
     },
+    /// Constant-bit-rate UDP.
     UdpCbr {
+        /// Who sends.
         direction: Direction,
+        /// Rate per flow, bit/s.
         rate_bps: u64,
+        /// UDP payload per packet.
         payload_bytes: u32,
     },
+    /// Bulk TCP to the stations.
     TcpDownload,
+    /// Bulk TCP from the stations.
     TcpUpload,
+    /// Bulk TCP both ways.
     TcpBidirectional,
+    /// Realtime Response Under Load.
     Rrul {
+        /// Interval of its pings.
         ping_interval: Duration,
     },
+    /// ICMP echo.
     Ping {
+        /// Between two pings.
         interval: Duration,
     },
+    /// A voice call each way.
     Voip,
+    /// Web page fetches.
     Http {
+        /// Pages to fetch (`None`: for the whole run).
         pages: Option<u32>,
     },
 }
@@ -105,13 +125,17 @@ pub enum Test {
 pub struct Traffic {
     /// The flent test name.
     pub name: &'static str,
+    /// The test and its parameters.
     pub test: Test,
     /// Indices into the scenario's stations.
     pub stations: Vec<u16>,
+    /// Flows per station.
     pub flows: u32,
     /// From the `dscp` key, or the test's own marking.
     pub tid: Tid,
+    /// When it starts.
     pub start: Duration,
+    /// When it stops (`None`: at the end).
     pub stop: Option<Duration>,
     /// `file:line` of the entry, for errors found later.
     pub origin: String,
