@@ -54,11 +54,16 @@ impl RunBar {
         let Some(bar) = &self.bar else { return };
         let wall = self.wall.elapsed().as_secs_f64().max(1e-9);
         bar.set_position(now.as_nanos() / 1_000_000);
+        let rate = events as f64 / wall;
+        let rate = if rate >= 1e6 {
+            format!("{:.2} M", rate / 1e6)
+        } else {
+            format!("{:.0} k", rate / 1e3)
+        };
         bar.set_message(format!(
-            "{:.1}/{:.1} s, {:.2} M events/s",
+            "{:.1}/{:.1} s, {rate} events/s",
             now.as_secs_f64(),
             self.duration.as_secs_f64(),
-            events as f64 / wall / 1e6
         ));
     }
 

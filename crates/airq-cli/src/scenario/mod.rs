@@ -4,6 +4,7 @@
 
 pub mod ap;
 pub mod ap_file;
+pub mod dscp;
 pub mod file;
 pub mod location;
 pub mod overrides;

@@ -107,6 +107,14 @@ fn bad_traffic_is_refused() {
 }
 
 #[test]
+fn unknown_groups_are_refused() {
+    refused(
+        &SMALL.replace("mcs = 7", "mcs = 7\ngroup = \"guests\""),
+        &["bad.toml:9:1: station.0.group: no [[ap.group]] is named `guests`"],
+    );
+}
+
+#[test]
 fn bad_overrides_name_the_path() {
     let dir = tempfile::tempdir().unwrap();
     let path = write(dir.path(), "small.toml", SMALL);

@@ -3,6 +3,7 @@
 
 mod errors;
 mod outputs;
+mod policies;
 mod scenarios;
 
 use assert_cmd::Command;
