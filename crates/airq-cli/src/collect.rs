@@ -122,3 +122,79 @@ fn series(metrics: &Metrics) -> Series {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::parse;
+    use airq::Duration;
+    use airq_sim::metrics::{QueueDepth, Sample};
+
+    const TEXT: &str = "name = \"t\"\nduration = 2.0\nstep = 1.0\n[[station]]\nname = \"a\"\n\
+        standard = \"ht\"\nmcs = 7\n[[station]]\nname = \"b\"\nstandard = \"ht\"\nmcs = 0\n\
+        [[traffic]]\ntest = \"udp_flood\"\n";
+
+    #[test]
+    fn measurements_become_summaries_in_their_units() {
+        let scenario = parse("t.toml", TEXT, &[]).unwrap();
+        let ms = Duration::from_millis;
+        let mut a = StationMetrics {
+            rx_bytes_down: 2_000_000,
+            rx_packets_down: 4,
+            airtime_down: ms(300),
+            delay_sum: ms(40),
+            delay_max: ms(25),
+            ampdu_mpdus_down: vec![0, 2, 0, 2],
+            ..StationMetrics::default()
+        };
+        a.drops[DropCause::FqCodel as usize] = 3;
+        let b = StationMetrics {
+            rx_bytes_up: 500_000,
+            airtime_up: ms(100),
+            ..StationMetrics::default()
+        };
+        let metrics = Metrics {
+            stations: vec![a, b],
+            series: vec![Sample {
+                at: ms(1000),
+                rx_bytes: vec![1, 2],
+                airtime: vec![ms(3), ms(4)],
+                ap: QueueDepth {
+                    queued_packets: 7,
+                    driver_frames: 8,
+                    driver_airtime: Duration::from_micros(1500),
+                },
+            }],
+            events: 99,
+            duration: ms(2000),
+            ..Metrics::default()
+        };
+        let info = RunInfo {
+            config: "fifo".into(),
+            command_line: vec!["airq".into()],
+            started_utc: "2025-01-01T00:00:00Z".into(),
+            wall_s: 0.5,
+        };
+        let ap = ApConfig::preset("fifo").unwrap();
+        let r = collect(&scenario, &ap, &metrics, info);
+        let (sa, sb) = (&r.stations[0], &r.stations[1]);
+        // 2 MB in 2 s = 8 Mbit/s; 0.5 MB up = 2 Mbit/s.
+        assert_eq!((sa.goodput_mbps, sb.goodput_mbps), (8.0, 2.0));
+        assert_eq!((sa.airtime_share, sb.airtime_share), (0.75, 0.25));
+        assert_eq!(sa.mean_delay_ms, Some(10.0));
+        assert_eq!(sb.mean_delay_ms, None, "nothing received");
+        assert_eq!(sa.max_delay_ms, 25.0);
+        assert_eq!(sa.mpdus_per_ampdu_down, 2.0, "(2x1 + 2x3) MPDUs / 4 PPDUs");
+        assert_eq!(sa.drops["fq_codel"], 3);
+        assert_eq!(sa.total_drops(), 3);
+        assert_eq!(sa.rate, "HT MCS 7 20 MHz LGI");
+        assert_eq!(r.series.t_s, [1.0]);
+        assert_eq!(r.series.airtime_s, [[0.003, 0.004]]);
+        assert_eq!(r.series.ap_driver_airtime_ms, [1.5]);
+        assert_eq!(
+            (r.metadata.events, r.metadata.duration_s, r.metadata.step_s),
+            (99, 2.0, 1.0)
+        );
+        assert_eq!(r.channel.idle_s, 2.0);
+    }
+}

@@ -240,3 +240,79 @@ pub fn check_preset(name: &str) -> Result<(), String> {
         PRESET_NAMES.join(", ")
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse;
+    use super::*;
+
+    /// `ap_lines` in `[ap]` of a two-station scenario.
+    fn spec(ap_lines: &str) -> ApSpec {
+        let text = format!(
+            "name = \"t\"\nduration = 1.0\n[ap]\n{ap_lines}\n[[station]]\nname = \"a\"\n\
+             standard = \"ht\"\nmcs = 7\n[[station]]\nname = \"b\"\nstandard = \"ht\"\n\
+             mcs = 0\n[[traffic]]\ntest = \"udp_flood\"\n"
+        );
+        parse("t.toml", &text, &[]).unwrap().ap
+    }
+
+    #[test]
+    fn without_changes_a_preset_is_the_simulators() {
+        let s = spec("");
+        assert_eq!(s.preset, "airtime");
+        for name in PRESET_NAMES {
+            assert_eq!(
+                s.config(name).unwrap(),
+                ApConfig::preset(name).unwrap(),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn layer_choices_replace_the_presets() {
+        let c = spec("qdisc = \"fq_codel\"\ndriver = \"firmware\"")
+            .config("fifo")
+            .unwrap();
+        assert_eq!(c.qdisc, QdiscConfig::fq_codel());
+        assert_eq!(c.driver, DriverConfig::firmware());
+        assert_eq!(
+            c.mac,
+            MacConfig::legacy(),
+            "the other layers stay the preset's"
+        );
+    }
+
+    #[test]
+    fn parameter_tables_tune_the_choice_they_name_wherever_it_is_used() {
+        let s = spec("[ap.fq_codel]\ntarget_ms = 10\n[ap.fq_mac]\nquantum_frames = 2\n");
+        let QdiscConfig::FqCodel(q) = s.config("fq_codel").unwrap().qdisc else {
+            panic!("fq_codel preset has the fq_codel qdisc");
+        };
+        assert_eq!(q.codel.target, Duration::from_millis(10));
+        assert_eq!(q.codel.interval, Duration::from_millis(100), "untouched");
+        let MacConfig::FqMac(m) = s.config("airtime").unwrap().mac else {
+            panic!("airtime preset has FQ-MAC");
+        };
+        assert_eq!(m.quantum, Quantum::Frames(2));
+        assert_eq!(
+            m.codel.target,
+            FqParams::default().codel.target,
+            "qdisc table only"
+        );
+        // fifo uses neither: it is the preset unchanged.
+        assert_eq!(s.config("fifo").unwrap(), ApConfig::preset("fifo").unwrap());
+    }
+
+    #[test]
+    fn out_of_range_parameters_are_refused_per_preset() {
+        let s = spec("[ap.pfifo_fast]\nlimit_packets = 0\n");
+        let e = s.config("fifo").unwrap_err();
+        assert!(
+            e.message()
+                .ends_with("[ap] as fifo: qdisc pfifo_fast limit_packets must be above zero"),
+            "{e}"
+        );
+        assert!(s.config("airtime").is_ok(), "airtime has no pfifo_fast");
+    }
+}

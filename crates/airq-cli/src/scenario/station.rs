@@ -238,3 +238,63 @@ fn vht_he_key(e: &airq::phy::PhyError) -> &'static str {
         _ => "mcs",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn section(standard: StandardName) -> StationSection {
+        StationSection {
+            name: "s".into(),
+            count: None,
+            standard,
+            mcs: None,
+            width: None,
+            gi: None,
+            streams: None,
+            rate_mbps: None,
+            preamble: None,
+            frame_error_rate: None,
+            weight: None,
+            group: None,
+        }
+    }
+
+    #[test]
+    fn legacy_rates_are_the_standards() {
+        let mut s = section(StandardName::Dsss);
+        s.rate_mbps = Some(5.5);
+        s.preamble = Some("short".into());
+        assert_eq!(rate(&s, Band::Ghz2_4).unwrap().data_rate_kbps(), 5_500);
+        s.rate_mbps = Some(54.0);
+        assert_eq!(
+            rate(&s, Band::Ghz2_4).unwrap_err(),
+            ("rate_mbps", "54 Mbit/s is a OFDM rate, not DSSS/CCK".into())
+        );
+        let mut s = section(StandardName::Ofdm);
+        s.rate_mbps = Some(24.0);
+        assert_eq!(rate(&s, Band::Ghz5).unwrap().data_rate_kbps(), 24_000);
+        s.rate_mbps = Some(22.0);
+        assert_eq!(rate(&s, Band::Ghz5).unwrap_err().0, "rate_mbps");
+    }
+
+    #[test]
+    fn vht_and_he_take_streams_width_and_gi() {
+        let mut s = section(StandardName::Vht);
+        (s.mcs, s.streams, s.width, s.gi) = (Some(9), Some(2), Some(80), Some("short".into()));
+        // IEEE 802.11-2020 Table 21-37 (80 MHz, NSS 2): MCS 9 short GI is 866.7 Mbit/s.
+        assert_eq!(rate(&s, Band::Ghz5).unwrap().data_rate_kbps(), 866_666);
+        s.width = Some(20);
+        assert_eq!(
+            rate(&s, Band::Ghz5).unwrap_err().0,
+            "mcs",
+            "MCS 9 is excluded at 20 MHz, NSS 2"
+        );
+        let mut s = section(StandardName::He);
+        (s.mcs, s.width, s.gi) = (Some(11), Some(80), Some("0.8".into()));
+        // IEEE 802.11ax-2021 Table 27-105 (80 MHz, NSS 1, 0.8 µs GI): 600.4 Mbit/s.
+        assert_eq!(rate(&s, Band::Ghz6).unwrap().data_rate_kbps(), 600_441);
+        s.gi = Some("0.4".into());
+        assert_eq!(rate(&s, Band::Ghz6).unwrap_err().0, "gi");
+    }
+}
