@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 /// Simulate a WiFi access point's queueing designs, compare them side by side.
 #[derive(Debug, Parser)]
-#[command(name = "airq", version, about)]
+#[command(name = "airq", version)]
 pub struct Cli {
     /// No progress bars, no tables: only errors (files are still written).
     #[arg(short, long, global = true)]

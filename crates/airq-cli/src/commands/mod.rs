@@ -64,3 +64,15 @@ pub fn run_and_write(
     }
     Ok(runs)
 }
+
+/// Where the results files of `runs` went (one name, or a `*` for the configuration).
+pub fn written(runs: &[ResultsFile], args: &RunArgs) -> String {
+    let m = &runs[0].metadata;
+    let config = if runs.len() == 1 {
+        m.config.as_str()
+    } else {
+        "*"
+    };
+    let name = results::file_name(&m.scenario, config, m.seed);
+    format!("results: {}", args.output.join(name).display())
+}

@@ -1,6 +1,6 @@
 //! `airq run` and `airq compare`.
 
-use super::{run_and_write, Verbosity};
+use super::{run_and_write, written, Verbosity};
 use crate::cli::RunArgs;
 use crate::error::CliError;
 use crate::execute::default_jobs;
@@ -15,6 +15,7 @@ pub fn run(args: &RunArgs, config: Option<&str>, verbosity: Verbosity) -> Result
     let runs = run_and_write(&scenario, &[config], 1, args, verbosity)?;
     if verbosity != Verbosity::Quiet {
         print!("{}", table::run_table(&runs[0]));
+        println!("{}", written(&runs, args));
     }
     Ok(())
 }
@@ -43,6 +44,7 @@ pub fn compare(
     let runs = run_and_write(&scenario, configs, jobs, args, verbosity)?;
     if verbosity != Verbosity::Quiet {
         print!("{}", table::compare_table(&runs));
+        println!("{}", written(&runs, args));
     }
     Ok(())
 }
