@@ -173,6 +173,19 @@ pub struct Series {
     pub ap_driver_airtime_ms: Vec<f64>,
 }
 
+impl ResultsFile {
+    /// The stations' goodput summed.
+    pub fn total_goodput_mbps(&self) -> f64 {
+        self.stations.iter().map(|s| s.goodput_mbps).sum()
+    }
+
+    /// Jain's fairness index of the stations' airtime shares (1: all equal).
+    pub fn airtime_jain(&self) -> f64 {
+        let shares: Vec<f64> = self.stations.iter().map(|s| s.airtime_share).collect();
+        airq_sim::metrics::jain(&shares)
+    }
+}
+
 /// The file name of a run: `<scenario>-<config>-seed<N>.json.gz`.
 pub fn file_name(scenario: &str, config: &str, seed: u64) -> String {
     format!("{scenario}-{config}-seed{seed}.json.gz")

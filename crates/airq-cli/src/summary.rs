@@ -4,7 +4,6 @@
 
 use crate::error::{io_error, CliError};
 use crate::results::ResultsFile;
-use airq_sim::metrics::jain;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -77,13 +76,12 @@ pub fn summarise(runs: &[ResultsFile]) -> Summary {
 }
 
 fn run_summary(r: &ResultsFile) -> RunSummary {
-    let shares: Vec<f64> = r.stations.iter().map(|s| s.airtime_share).collect();
     RunSummary {
         config: r.metadata.config.clone(),
         wall_s: r.metadata.wall_s,
         events: r.metadata.events,
-        total_goodput_mbps: r.stations.iter().map(|s| s.goodput_mbps).sum(),
-        airtime_jain: jain(&shares),
+        total_goodput_mbps: r.total_goodput_mbps(),
+        airtime_jain: r.airtime_jain(),
         stations: r
             .stations
             .iter()

@@ -3,7 +3,6 @@
 //! ping in the scenario).
 
 use crate::results::{Percentiles, ResultsFile};
-use airq_sim::metrics::jain;
 use std::fmt::Write as _;
 
 /// The table of one run.
@@ -44,14 +43,13 @@ pub fn run_table(r: &ResultsFile) -> String {
             s.total_drops()
         );
     }
-    let total: f64 = r.stations.iter().map(|s| s.goodput_mbps).sum();
-    let shares: Vec<f64> = r.stations.iter().map(|s| s.airtime_share).collect();
     let _ = writeln!(
         out,
-        "{:<name_width$}  {:<rate_width$}  {total:>8.2}  Jain's index of airtime shares {:.3}",
+        "{:<name_width$}  {:<rate_width$}  {:>8.2}  Jain's index of airtime shares {:.3}",
         "total",
         "",
-        jain(&shares)
+        r.total_goodput_mbps(),
+        r.airtime_jain()
     );
     out
 }
@@ -103,12 +101,7 @@ pub fn compare_table(runs: &[ResultsFile]) -> String {
         &mut out,
         "  total",
         runs.iter()
-            .map(|r| {
-                format!(
-                    "{:.2}",
-                    r.stations.iter().map(|s| s.goodput_mbps).sum::<f64>()
-                )
-            })
+            .map(|r| format!("{:.2}", r.total_goodput_mbps()))
             .collect(),
     );
     per_station(&mut out, "airtime share", &|r, i| {
@@ -118,10 +111,7 @@ pub fn compare_table(runs: &[ResultsFile]) -> String {
         &mut out,
         "  Jain's index",
         runs.iter()
-            .map(|r| {
-                let shares: Vec<f64> = r.stations.iter().map(|s| s.airtime_share).collect();
-                format!("{:.3}", jain(&shares))
-            })
+            .map(|r| format!("{:.3}", r.airtime_jain()))
             .collect(),
     );
     let pinged = runs

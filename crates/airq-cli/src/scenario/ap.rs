@@ -7,10 +7,10 @@ use super::ap_file::{
 };
 use super::location::{KeyPath, SourceMap};
 use super::station::Station;
+use super::units;
 use crate::error::CliError;
 use airq::airtime::{GroupMode, SchedulingMode};
 use airq::fq::{FqParams, Quantum};
-use airq::Duration;
 use airq_sim::ap::{
     AirtimeGroup, ApConfig, AqlConfig, DriverConfig, MacConfig, QdiscConfig, SchedulerConfig,
     StationWeight, PRESET_NAMES,
@@ -215,7 +215,6 @@ impl ApSpec {
 }
 
 fn tune_fq(p: &mut FqParams, f: &FqSection) {
-    let ms = |v: f64| Duration::from_nanos((v.max(0.0) * 1e6).round() as u64);
     p.flows = f.flows.unwrap_or(p.flows);
     p.limit_packets = f.limit_packets.unwrap_or(p.limit_packets);
     p.memory_limit_bytes = f.memory_limit_bytes.unwrap_or(p.memory_limit_bytes);
@@ -225,8 +224,8 @@ fn tune_fq(p: &mut FqParams, f: &FqSection) {
     if let Some(n) = f.quantum_frames {
         p.quantum = Quantum::Frames(n);
     }
-    p.codel.target = f.target_ms.map_or(p.codel.target, ms);
-    p.codel.interval = f.interval_ms.map_or(p.codel.interval, ms);
+    p.codel.target = f.target_ms.map_or(p.codel.target, units::from_ms);
+    p.codel.interval = f.interval_ms.map_or(p.codel.interval, units::from_ms);
     p.codel.ecn = f.ecn.unwrap_or(p.codel.ecn);
 }
 
@@ -245,6 +244,7 @@ pub fn check_preset(name: &str) -> Result<(), String> {
 mod tests {
     use super::super::parse;
     use super::*;
+    use airq::Duration;
 
     /// `ap_lines` in `[ap]` of a two-station scenario.
     fn spec(ap_lines: &str) -> ApSpec {

@@ -10,6 +10,7 @@ pub mod location;
 pub mod overrides;
 pub mod station;
 pub mod traffic;
+pub mod units;
 mod validate;
 
 use crate::error::{io_error, CliError};

@@ -7,6 +7,7 @@ use super::dscp::dscp_to_tid;
 use super::file::TrafficSection;
 use super::location::{KeyPath, SourceMap};
 use super::station::Station;
+use super::units;
 use crate::error::CliError;
 use airq::{Duration, Tid};
 use airq_sim::traffic::Direction;
@@ -181,7 +182,7 @@ pub fn validate(
         if !(s >= 0.0 && s.is_finite()) {
             return Err(at(key, format!("must be 0 or more seconds, got {s}")));
         }
-        Ok(Duration::from_nanos((s * 1e9).round() as u64))
+        Ok(units::from_secs(s))
     };
     let start = seconds("start", t.start.unwrap_or(0.0))?;
     let stop = t.stop.map(|s| seconds("stop", s)).transpose()?;
@@ -206,7 +207,7 @@ pub fn validate(
         if !(ms > 0.0 && ms.is_finite()) {
             return Err(at("interval_ms", format!("must be above 0, got {ms}")));
         }
-        Ok(Duration::from_nanos((ms * 1e6).round() as u64))
+        Ok(units::from_ms(ms))
     };
     let default_dscp = match info.name {
         "voip" => 46,
@@ -239,7 +240,7 @@ pub fn validate(
             }
             Test::UdpCbr {
                 direction,
-                rate_bps: (mbps * 1e6).round() as u64,
+                rate_bps: units::bps_from_mbps(mbps),
                 payload_bytes,
             }
         }

@@ -3,7 +3,7 @@
 
 use super::file::{BandName, ScenarioFile, TimingName};
 use super::location::{KeyPath, SourceMap};
-use super::{station, traffic, ApSpec, Scenario};
+use super::{station, traffic, units, ApSpec, Scenario};
 use crate::error::CliError;
 use airq::phy::Band;
 use airq::Duration;
@@ -125,14 +125,14 @@ fn wired(raw: &ScenarioFile, map: &SourceMap) -> Result<WiredLink, CliError> {
                 format!("must be above 0, got {mbps}"),
             ));
         }
-        link.rate_bps = (mbps * 1e6).round() as u64;
+        link.rate_bps = units::bps_from_mbps(mbps);
     }
     let ms = |key: &str, v: Option<f64>| -> Result<Option<Duration>, CliError> {
         let Some(ms) = v else { return Ok(None) };
         if !(ms >= 0.0 && ms.is_finite()) {
             return Err(map.error_at(&path.join(key), format!("must be 0 or more, got {ms}")));
         }
-        Ok(Some(Duration::from_nanos((ms * 1e6).round() as u64)))
+        Ok(Some(units::from_ms(ms)))
     };
     let delay = ms("delay_ms", w.delay_ms)?.unwrap_or(link.delay);
     link.delay = delay + ms("extra_delay_ms", w.extra_delay_ms)?.unwrap_or(Duration::ZERO);
@@ -144,7 +144,7 @@ fn seconds(s: f64) -> Result<Duration, String> {
     if !(s > 0.0 && s.is_finite() && s <= 1e7) {
         return Err(format!("must be a positive number of seconds, got {s}"));
     }
-    let d = Duration::from_nanos((s * 1e9).round() as u64);
+    let d = units::from_secs(s);
     if d == Duration::ZERO {
         return Err(format!("{s} s is below a nanosecond"));
     }
