@@ -16,6 +16,9 @@ use airq::{Duration, Instant};
 pub const UDP_IP_HEADER_BYTES: u32 = 28;
 /// IPv4 (20) + ICMP echo (8) header bytes.
 pub const ICMP_IP_HEADER_BYTES: u32 = 28;
+/// Packets a saturated flow keeps queued at its sender unless told otherwise: more than
+/// any sender's queue holds, so the queue stays full.
+pub const SATURATED_BACKLOG_PACKETS: u32 = 2048;
 /// RTP header bytes (RFC 3550 5.1, no CSRCs).
 pub const RTP_HEADER_BYTES: u32 = 12;
 /// G.711 at 64 kbit/s: 160 bytes of speech per 20 ms packet (RFC 3551 4.5.14, 4.2).
@@ -90,7 +93,7 @@ impl FlowSpec {
             direction,
             App::Udp {
                 load: Load::Saturated {
-                    backlog_packets: 2048,
+                    backlog_packets: SATURATED_BACKLOG_PACKETS,
                 },
                 payload_bytes: 1472,
             },

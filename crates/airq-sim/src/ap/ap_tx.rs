@@ -101,6 +101,16 @@ impl ApTx {
                 .set_weight(StationId(u32::from(w.station)), w.weight_us)
                 .map_err(ApConfigError::Scheduler)?;
         }
+        for g in &config.airtime_groups {
+            let group = sched
+                .add_group(None, g.weight_us, g.mode)
+                .map_err(ApConfigError::Scheduler)?;
+            for &s in &g.stations {
+                sched
+                    .set_station_group(StationId(u32::from(s)), Some(group))
+                    .map_err(ApConfigError::Scheduler)?;
+            }
+        }
         let aql_params = match config.aql {
             AqlConfig::Off => None,
             AqlConfig::On(p) => Some(p),

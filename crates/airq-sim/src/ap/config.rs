@@ -3,7 +3,7 @@
 //! Linux defaults they come from. Named combinations are in [`super::preset`].
 
 use super::error::ApConfigError;
-use airq::airtime::AirtimeParams;
+use airq::airtime::{AirtimeParams, GroupMode};
 use airq::aql::AqlParams;
 use airq::codel::CodelParams;
 use airq::fq::{FqParams, Quantum};
@@ -192,6 +192,18 @@ pub struct StationWeight {
     pub weight_us: u32,
 }
 
+/// A group of stations sharing one airtime weight at the root of the airtime scheduler
+/// (seed netdev 2.2 §4.2, "airtime policies"; slide 19's limited guest network is a
+/// [`GroupMode::Limit`] group). Only the airtime scheduler uses groups.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AirtimeGroup {
+    /// DRR weight of the group, µs per refill.
+    pub weight_us: u32,
+    pub mode: GroupMode,
+    /// Its stations; a station is in at most one group.
+    pub stations: Vec<u16>,
+}
+
 /// The AP transmit path's configuration: one choice per layer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ApConfig {
@@ -203,6 +215,8 @@ pub struct ApConfig {
     /// Weights of stations that do not have the scheduler's default (256 µs). Only the
     /// airtime scheduler uses them.
     pub airtime_weights: Vec<StationWeight>,
+    /// Airtime groups; stations in none are scheduled at the root beside the groups.
+    pub airtime_groups: Vec<AirtimeGroup>,
 }
 
 impl ApConfig {
@@ -243,6 +257,27 @@ impl ApConfig {
                     station: w.station,
                     weight_us: w.weight_us,
                 });
+            }
+        }
+        let mut grouped = vec![false; stations];
+        for (group, g) in self.airtime_groups.iter().enumerate() {
+            if g.weight_us == 0 || g.weight_us > AirtimeParams::MAX_WEIGHT_US {
+                return Err(ApConfigError::GroupWeightOutOfRange {
+                    group,
+                    weight_us: g.weight_us,
+                });
+            }
+            for &station in &g.stations {
+                let Some(seen) = grouped.get_mut(usize::from(station)) else {
+                    return Err(ApConfigError::GroupOfUnknownStation {
+                        group,
+                        station,
+                        stations,
+                    });
+                };
+                if std::mem::replace(seen, true) {
+                    return Err(ApConfigError::StationInTwoGroups { station });
+                }
             }
         }
         if let AqlConfig::On(p) = &self.aql {

@@ -31,6 +31,21 @@ pub enum ApConfigError {
         station: u16,
         stations: usize,
     },
+    /// Group weights are 1 to 65535 µs.
+    GroupWeightOutOfRange {
+        group: usize,
+        weight_us: u32,
+    },
+    /// A group names a station the BSS does not have.
+    GroupOfUnknownStation {
+        group: usize,
+        station: u16,
+        stations: usize,
+    },
+    /// A station is listed in two groups.
+    StationInTwoGroups {
+        station: u16,
+    },
     /// Stations are numbered by a `u16`.
     TooManyStations(usize),
     /// A BSS parameter the transmit path cannot work with.
@@ -65,6 +80,23 @@ impl fmt::Display for ApConfigError {
                  (0 to {})",
                 stations.saturating_sub(1)
             ),
+            ApConfigError::GroupWeightOutOfRange { group, weight_us } => write!(
+                f,
+                "airtime weight of group {group} must be between 1 and {} us, got {weight_us}",
+                airq::airtime::AirtimeParams::MAX_WEIGHT_US
+            ),
+            ApConfigError::GroupOfUnknownStation {
+                group,
+                station,
+                stations,
+            } => write!(
+                f,
+                "airtime group {group} lists station {station}, but the BSS has {stations} \
+                 stations"
+            ),
+            ApConfigError::StationInTwoGroups { station } => {
+                write!(f, "station {station} is in two airtime groups")
+            }
             ApConfigError::TooManyStations(n) => write!(
                 f,
                 "{n} stations: at most {} are supported",

@@ -64,6 +64,7 @@ impl ApConfig {
             aql,
             driver,
             airtime_weights: Vec::new(),
+            airtime_groups: Vec::new(),
         })
     }
 

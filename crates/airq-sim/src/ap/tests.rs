@@ -610,6 +610,23 @@ fn airtime_weights_divide_the_airtime() {
     );
 }
 
+/// A group's weight stands for all its stations: station 1 alone in a group of weight
+/// 512 gets twice the airtime of station 0 at the root with the default 256.
+#[test]
+fn airtime_groups_divide_the_airtime_by_group_weight() {
+    let mut config = preset("airtime");
+    config.airtime_groups = vec![AirtimeGroup {
+        weight_us: 512,
+        mode: airq::airtime::GroupMode::Share,
+        stations: vec![1],
+    }];
+    let [slow, fast] = airtime_shares(&config);
+    assert!(
+        (fast / slow - 2.0).abs() < 0.15,
+        "slow {slow:.3} fast {fast:.3}"
+    );
+}
+
 #[test]
 fn rx_airtime_is_charged_to_the_station() {
     let mut ap = ap(&preset("airtime"), &[ht_link(), ht_link()]);
@@ -798,6 +815,32 @@ fn bad_configurations_are_errors_not_panics() {
             ..base.clone()
         },
         "airtime weight for station 2, but the BSS has 2 stations",
+    );
+    let group = |weight_us, stations: Vec<u16>| AirtimeGroup {
+        weight_us,
+        mode: airq::airtime::GroupMode::Share,
+        stations,
+    };
+    check(
+        ApConfig {
+            airtime_groups: vec![group(0, vec![0])],
+            ..base.clone()
+        },
+        "airtime weight of group 0 must be between 1 and 65535 us, got 0",
+    );
+    check(
+        ApConfig {
+            airtime_groups: vec![group(256, vec![0]), group(256, vec![2])],
+            ..base.clone()
+        },
+        "airtime group 1 lists station 2, but the BSS has 2 stations",
+    );
+    check(
+        ApConfig {
+            airtime_groups: vec![group(256, vec![0]), group(256, vec![1, 0])],
+            ..base.clone()
+        },
+        "station 0 is in two airtime groups",
     );
     let mut aql = AqlParams::default();
     aql.limits[Ac::Be.index()].aql_limit_low_us = 0;

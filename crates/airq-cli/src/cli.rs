@@ -1,0 +1,123 @@
+//! The command line (clap): `airq run`, `airq compare`, `airq list`, `airq check`,
+//! `airq show`.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// Simulate a WiFi access point's queueing designs, compare them side by side.
+#[derive(Debug, Parser)]
+#[command(name = "airq", version)]
+pub struct Cli {
+    /// No progress bars, no tables: only errors (files are still written).
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+    /// Also print each run's wall time and events, and the files written.
+    #[arg(short, long, global = true, conflicts_with = "quiet")]
+    pub verbose: bool,
+    #[command(subcommand)]
+    /// What to do.
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run a scenario under one AP configuration.
+    Run {
+        #[command(flatten)]
+        /// Scenario, seed, duration, overrides and outputs.
+        common: RunArgs,
+        /// AP configuration (a preset; default: the scenario's `ap.preset`, else airtime).
+        #[arg(short, long)]
+        config: Option<String>,
+    },
+    /// Run a scenario under several AP configurations in parallel; one table.
+    Compare {
+        #[command(flatten)]
+        /// Scenario, seed, duration, overrides and outputs.
+        common: RunArgs,
+        /// AP configurations, comma-separated.
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "fifo,fq_codel,fq_mac,airtime,airtime_aql"
+        )]
+        configs: Vec<String>,
+        /// Worker threads (default: the machine's parallelism).
+        #[arg(short, long)]
+        jobs: Option<usize>,
+    },
+    /// List scenarios, AP configurations or traffic tests.
+    List {
+        /// scenarios (in --dir), configs (AP presets) or tests (traffic).
+        what: ListWhat,
+        /// Where `list scenarios` looks.
+        #[arg(long, default_value = "scenarios")]
+        dir: PathBuf,
+    },
+    /// Print the table of results files (several: side by side, as compare does).
+    Show {
+        #[arg(required = true)]
+        /// Results files (`.json.gz`).
+        results: Vec<PathBuf>,
+    },
+    /// Check scenario files: parse and validate, and say whether they can run today.
+    Check {
+        #[arg(required = true)]
+        /// Scenario files (TOML).
+        scenarios: Vec<PathBuf>,
+        /// Overrides, as for `run`.
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        set: Vec<String>,
+    },
+}
+
+/// What `airq list` lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ListWhat {
+    /// The `.toml` files of a directory, with their descriptions.
+    Scenarios,
+    /// The AP configurations (presets).
+    Configs,
+    /// The traffic tests a scenario may name.
+    Tests,
+}
+
+/// Options of `run` and `compare`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The scenario file (TOML).
+    pub scenario: PathBuf,
+    /// Seed (overrides the scenario's).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Simulated seconds (overrides the scenario's).
+    #[arg(long)]
+    pub duration: Option<f64>,
+    /// Override any scenario key: `--set station.1.mcs=7` (indices from 0).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Directory for the results files.
+    #[arg(short, long, default_value = "results")]
+    pub output: PathBuf,
+    /// Also write a JSON summary here.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Also write the per-station summary as CSV here.
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
+}
+
+impl RunArgs {
+    /// Every override: `--set`s first, then `--seed` and `--duration`.
+    pub fn overrides(&self) -> Vec<String> {
+        let mut sets = self.set.clone();
+        if let Some(seed) = self.seed {
+            sets.push(format!("seed={seed}"));
+        }
+        if let Some(d) = self.duration {
+            sets.push(format!("duration={d:?}"));
+        }
+        sets
+    }
+}

@@ -1,0 +1,207 @@
+//! Simulator measurements → results: the one place where `airq_sim::metrics::Metrics`
+//! becomes a [`ResultsFile`]. Everything here is measured by the simulator; this file
+//! only converts units and summarises (shares, means).
+
+use crate::results::{
+    ChannelSummary, Metadata, ResultsFile, Series, StationSummary, FORMAT_NAME, FORMAT_VERSION,
+};
+use crate::scenario::Scenario;
+use airq_sim::ap::ApConfig;
+use airq_sim::metrics::{Metrics, StationMetrics};
+use airq_sim::txpath::DropCause;
+
+/// How a run went, apart from what it measured.
+#[derive(Clone, Debug)]
+pub struct RunInfo {
+    /// The AP configuration's name.
+    pub config: String,
+    /// The command line of the run.
+    pub command_line: Vec<String>,
+    /// Wall-clock start, UTC, RFC 3339.
+    pub started_utc: String,
+    /// Wall-clock seconds the run took.
+    pub wall_s: f64,
+}
+
+/// The results file of one run of `scenario`.
+pub fn collect(
+    scenario: &Scenario,
+    ap: &ApConfig,
+    metrics: &Metrics,
+    info: RunInfo,
+) -> ResultsFile {
+    let shares = metrics.airtime_shares();
+    let stations = scenario
+        .stations
+        .iter()
+        .zip(&metrics.stations)
+        .enumerate()
+        .map(|(i, (station, m))| station_summary(station, m, metrics.goodput_mbps(i), shares[i]))
+        .collect();
+    let c = &metrics.channel;
+    let channel = ChannelSummary {
+        busy_s: c.busy.as_secs_f64(),
+        collision_s: c.collision.as_secs_f64(),
+        beacon_s: c.beacon.as_secs_f64(),
+        idle_s: c.idle(metrics.duration).as_secs_f64(),
+        exchanges: c.exchanges,
+        collisions: c.collisions,
+    };
+    ResultsFile {
+        format: FORMAT_NAME.to_string(),
+        format_version: FORMAT_VERSION,
+        metadata: Metadata {
+            airq_version: env!("CARGO_PKG_VERSION").to_string(),
+            scenario: scenario.name.clone(),
+            scenario_file: scenario.path.clone(),
+            scenario_text: scenario.text.clone(),
+            overrides: scenario.overrides.clone(),
+            seed: scenario.seed,
+            config: info.config,
+            ap_config: format!("{ap:?}"),
+            command_line: info.command_line,
+            started_utc: info.started_utc,
+            wall_s: info.wall_s,
+            events: metrics.events,
+            duration_s: metrics.duration.as_secs_f64(),
+            step_s: scenario.step.as_secs_f64(),
+        },
+        stations,
+        channel,
+        series: series(metrics),
+    }
+}
+
+fn station_summary(
+    station: &crate::scenario::Station,
+    m: &StationMetrics,
+    goodput_mbps: f64,
+    airtime_share: f64,
+) -> StationSummary {
+    let received = m.rx_packets_down + m.rx_packets_up;
+    StationSummary {
+        name: station.name.clone(),
+        rate: station.link.rate.to_string(),
+        phy_rate_mbps: station.link.rate.data_rate_mbps(),
+        goodput_mbps,
+        rx_bytes_down: m.rx_bytes_down,
+        rx_bytes_up: m.rx_bytes_up,
+        rx_packets_down: m.rx_packets_down,
+        rx_packets_up: m.rx_packets_up,
+        airtime_share,
+        airtime_down_s: m.airtime_down.as_secs_f64(),
+        airtime_up_s: m.airtime_up.as_secs_f64(),
+        drops: DropCause::ALL
+            .iter()
+            .map(|&c| (c.name().to_string(), m.drops_of(c)))
+            .collect(),
+        mpdus_per_ampdu_down: StationMetrics::mean_mpdus(&m.ampdu_mpdus_down),
+        mpdus_per_ampdu_up: StationMetrics::mean_mpdus(&m.ampdu_mpdus_up),
+        mpdu_failures_down: m.mpdu_failures_down,
+        mpdu_failures_up: m.mpdu_failures_up,
+        collisions: m.collisions,
+        mean_delay_ms: (received > 0)
+            .then(|| m.delay_sum.as_nanos() as f64 / received as f64 / 1e6),
+        max_delay_ms: m.delay_max.as_nanos() as f64 / 1e6,
+        // The simulator measures no ping yet; when it does, its RTT percentiles go here.
+        ping_rtt_ms: None,
+    }
+}
+
+fn series(metrics: &Metrics) -> Series {
+    let mut s = Series::default();
+    for sample in &metrics.series {
+        s.t_s.push(sample.at.as_secs_f64());
+        s.rx_bytes.push(sample.rx_bytes.clone());
+        s.airtime_s
+            .push(sample.airtime.iter().map(|a| a.as_secs_f64()).collect());
+        s.ap_queued_packets.push(sample.ap.queued_packets);
+        s.ap_driver_frames.push(sample.ap.driver_frames);
+        s.ap_driver_airtime_ms
+            .push(sample.ap.driver_airtime.as_nanos() as f64 / 1e6);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::parse;
+    use airq::Duration;
+    use airq_sim::metrics::{FlowMetrics, QueueDepth, Sample};
+
+    const TEXT: &str = "name = \"t\"\nduration = 2.0\nstep = 1.0\n[[station]]\nname = \"a\"\n\
+        standard = \"ht\"\nmcs = 7\n[[station]]\nname = \"b\"\nstandard = \"ht\"\nmcs = 0\n\
+        [[traffic]]\ntest = \"udp_flood\"\n";
+
+    #[test]
+    fn measurements_become_summaries_in_their_units() {
+        let scenario = parse("t.toml", TEXT, &[]).unwrap();
+        let ms = Duration::from_millis;
+        let mut a = StationMetrics {
+            rx_bytes_down: 2_000_000,
+            rx_packets_down: 4,
+            airtime_down: ms(300),
+            delay_sum: ms(40),
+            delay_max: ms(25),
+            ampdu_mpdus_down: vec![0, 2, 0, 2],
+            ..StationMetrics::default()
+        };
+        a.drops[DropCause::FqCodel as usize] = 3;
+        let b = StationMetrics {
+            rx_bytes_up: 500_000,
+            airtime_up: ms(100),
+            ..StationMetrics::default()
+        };
+        let flow = |station, rx_bytes| FlowMetrics {
+            station,
+            rx_bytes,
+            ..FlowMetrics::default()
+        };
+        let metrics = Metrics {
+            stations: vec![a, b],
+            flows: vec![flow(0, 2_000_000), flow(1, 500_000)],
+            series: vec![Sample {
+                at: ms(1000),
+                rx_bytes: vec![1, 2],
+                airtime: vec![ms(3), ms(4)],
+                flow_rx_bytes: vec![1, 2],
+                ap: QueueDepth {
+                    queued_packets: 7,
+                    driver_frames: 8,
+                    driver_airtime: Duration::from_micros(1500),
+                },
+            }],
+            events: 99,
+            duration: ms(2000),
+            ..Metrics::default()
+        };
+        let info = RunInfo {
+            config: "fifo".into(),
+            command_line: vec!["airq".into()],
+            started_utc: "2025-01-01T00:00:00Z".into(),
+            wall_s: 0.5,
+        };
+        let ap = ApConfig::preset("fifo").unwrap();
+        let r = collect(&scenario, &ap, &metrics, info);
+        let (sa, sb) = (&r.stations[0], &r.stations[1]);
+        // Application bytes: 2 MB in 2 s = 8 Mbit/s; 0.5 MB up = 2 Mbit/s.
+        assert_eq!((sa.goodput_mbps, sb.goodput_mbps), (8.0, 2.0));
+        assert_eq!((sa.airtime_share, sb.airtime_share), (0.75, 0.25));
+        assert_eq!(sa.mean_delay_ms, Some(10.0));
+        assert_eq!(sb.mean_delay_ms, None, "nothing received");
+        assert_eq!(sa.max_delay_ms, 25.0);
+        assert_eq!(sa.mpdus_per_ampdu_down, 2.0, "(2x1 + 2x3) MPDUs / 4 PPDUs");
+        assert_eq!(sa.drops["fq_codel"], 3);
+        assert_eq!(sa.total_drops(), 3);
+        assert_eq!(sa.rate, "HT MCS 7 20 MHz LGI");
+        assert_eq!(r.series.t_s, [1.0]);
+        assert_eq!(r.series.airtime_s, [[0.003, 0.004]]);
+        assert_eq!(r.series.ap_driver_airtime_ms, [1.5]);
+        assert_eq!(
+            (r.metadata.events, r.metadata.duration_s, r.metadata.step_s),
+            (99, 2.0, 1.0)
+        );
+        assert_eq!(r.channel.idle_s, 2.0);
+    }
+}

@@ -1,0 +1,27 @@
+//! `airq check SCENARIO...`: parse and validate scenario files without running them, and
+//! say whether the simulator can run every test they name today.
+
+use crate::build::check_runnable;
+use crate::error::CliError;
+use crate::scenario;
+use std::path::PathBuf;
+
+/// Checks each file; the first that does not parse is the error.
+pub fn check(paths: &[PathBuf], sets: &[String]) -> Result<(), CliError> {
+    for path in paths {
+        let s = scenario::load(path, sets)?;
+        let runnable = match check_runnable(&s) {
+            Ok(()) => "runs".to_string(),
+            Err(e) => format!("does not run yet: {e}"),
+        };
+        println!(
+            "{}: ok: {} ({} stations, {} traffic entries, {:.1} s); {runnable}",
+            path.display(),
+            s.name,
+            s.stations.len(),
+            s.traffic.len(),
+            s.duration_s()
+        );
+    }
+    Ok(())
+}

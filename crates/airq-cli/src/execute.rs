@@ -1,0 +1,98 @@
+//! Running a scenario under one or more AP configurations: every input is built (and
+//! checked) first, then the runs go to `jobs` worker threads (`std::thread::scope`), each
+//! run a simulator of its own. Results come back in the order the configurations were
+//! asked for, so output does not depend on the thread count or timing.
+
+use crate::build::{build, SimInputs};
+use crate::collect::{collect, RunInfo};
+use crate::error::CliError;
+use crate::progress::{Progress, CHUNK};
+use crate::results::ResultsFile;
+use crate::scenario::Scenario;
+use airq::Instant;
+use airq_sim::sim::Sim;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// How to run.
+pub struct Plan<'a> {
+    /// The checked scenario.
+    pub scenario: &'a Scenario,
+    /// AP configurations (presets), in output order.
+    pub configs: &'a [String],
+    /// Worker threads (at least 1).
+    pub jobs: usize,
+    /// Where the bars go.
+    pub progress: &'a Progress,
+    /// Print each run's wall time and events to standard error.
+    pub verbose: bool,
+    /// Recorded in each results file.
+    pub command_line: &'a [String],
+}
+
+/// Worker threads by default: the machine's parallelism.
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Runs every configuration of `plan`; results in `plan.configs` order.
+pub fn run_all(plan: &Plan) -> Result<Vec<ResultsFile>, CliError> {
+    let inputs: Vec<SimInputs> = plan
+        .configs
+        .iter()
+        .map(|c| build(plan.scenario, c))
+        .collect::<Result<_, _>>()?;
+    let slots: Mutex<Vec<Option<Result<ResultsFile, CliError>>>> =
+        Mutex::new(vec![None; inputs.len()]);
+    let next = AtomicUsize::new(0);
+    let workers = plan.jobs.clamp(1, inputs.len().max(1));
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(input) = inputs.get(i) else { break };
+                let result = run_one(plan, &plan.configs[i], input.clone());
+                slots.lock().expect("no worker panics holding it")[i] = Some(result);
+            });
+        }
+    });
+    slots
+        .into_inner()
+        .expect("no worker panics holding it")
+        .into_iter()
+        .map(|r| r.expect("every run was taken by a worker"))
+        .collect()
+}
+
+fn run_one(plan: &Plan, config: &str, input: SimInputs) -> Result<ResultsFile, CliError> {
+    let scenario = plan.scenario;
+    let started_utc = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+    let wall = std::time::Instant::now();
+    let ap = input.ap.clone();
+    let mut sim = Sim::new(input.bss, &input.ap)
+        .map_err(|e| CliError::new(format!("{}: as {config}: {e}", scenario.path)))?;
+    let bar = plan.progress.bar(config, scenario.duration);
+    let end = Instant::ZERO + scenario.duration;
+    let mut t = Instant::ZERO;
+    while t < end {
+        t = (t + CHUNK).min(end);
+        sim.run_until(t);
+        bar.update(t - Instant::ZERO, sim.metrics().events);
+    }
+    bar.finish();
+    let wall_s = wall.elapsed().as_secs_f64();
+    if plan.verbose {
+        eprintln!(
+            "{config}: {:.1} s simulated in {wall_s:.2} s wall, {} events",
+            scenario.duration_s(),
+            sim.metrics().events
+        );
+    }
+    let info = RunInfo {
+        config: config.to_string(),
+        command_line: plan.command_line.to_vec(),
+        started_utc,
+        wall_s,
+    };
+    Ok(collect(scenario, &ap, sim.metrics(), info))
+}

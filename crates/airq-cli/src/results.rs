@@ -1,0 +1,246 @@
+//! The results file: one gzip-compressed, self-describing JSON document per run, from
+//! which every table and plot can be redrawn (flent's model). Field names carry their
+//! units. It is versioned: `format_version` grows when the layout changes; files of older
+//! versions are migrated on load, files of newer versions are refused with a message
+//! saying so.
+
+use crate::error::{io_error, CliError};
+use flate2::read::GzDecoder;
+use flate2::write::GzEncoder;
+use flate2::Compression;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::path::Path;
+
+/// The `format` tag of every results file.
+pub const FORMAT_NAME: &str = "airq-results";
+
+/// The layout this build writes, and the newest it reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// One run's results.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResultsFile {
+    /// Always [`FORMAT_NAME`].
+    pub format: String,
+    /// The layout's version: [`FORMAT_VERSION`] when written by this build.
+    pub format_version: u32,
+    /// What was run.
+    pub metadata: Metadata,
+    /// Per station, in scenario order.
+    pub stations: Vec<StationSummary>,
+    /// The channel over the whole run.
+    pub channel: ChannelSummary,
+    /// The time series.
+    pub series: Series,
+}
+
+/// What was run, how and when.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Metadata {
+    /// The `airq-cli` version that wrote the file.
+    pub airq_version: String,
+    /// The scenario's `name`.
+    pub scenario: String,
+    /// The scenario file as named on the command line.
+    pub scenario_file: String,
+    /// The scenario as run, `--set` overrides applied.
+    pub scenario_text: String,
+    /// `--set` overrides (and `--seed`/`--duration` as `seed=`/`duration=`), in order.
+    pub overrides: Vec<String>,
+    /// The root seed of the run.
+    pub seed: u64,
+    /// The AP configuration's name (a preset).
+    pub config: String,
+    /// Every parameter of that configuration, as the simulator holds it.
+    pub ap_config: String,
+    /// The command line that made the file.
+    pub command_line: Vec<String>,
+    /// Wall-clock start, UTC, RFC 3339.
+    pub started_utc: String,
+    /// Wall-clock seconds the run took.
+    pub wall_s: f64,
+    /// Events the simulator processed.
+    pub events: u64,
+    /// Simulated time.
+    pub duration_s: f64,
+    /// Step of [`Series`].
+    pub step_s: f64,
+}
+
+/// RTT percentiles.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Percentiles {
+    /// Median, ms.
+    pub p50: f64,
+    /// 90th percentile, ms.
+    pub p90: f64,
+    /// 99th percentile, ms.
+    pub p99: f64,
+}
+
+/// One station over the whole run; "down" is AP → station.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StationSummary {
+    /// The station's name (`count` groups expanded: `fast1`).
+    pub name: String,
+    /// Its PHY rate, as `airq::phy` names it.
+    pub rate: String,
+    /// Its PHY rate in Mbit/s.
+    pub phy_rate_mbps: f64,
+    /// Application bytes (UDP payloads, in-order TCP data) its flows delivered, both
+    /// directions, per second.
+    pub goodput_mbps: f64,
+    /// IP bytes received by the station.
+    pub rx_bytes_down: u64,
+    /// IP bytes received from the station.
+    pub rx_bytes_up: u64,
+    /// Packets received by the station.
+    pub rx_packets_down: u64,
+    /// Packets received from the station.
+    pub rx_packets_up: u64,
+    /// Its fraction of the airtime all stations' exchanges used.
+    pub airtime_share: f64,
+    /// Airtime of exchanges carrying its downlink frames, collisions included.
+    pub airtime_down_s: f64,
+    /// Airtime of exchanges carrying its uplink frames.
+    pub airtime_up_s: f64,
+    /// Dropped packets by cause (every cause listed).
+    pub drops: BTreeMap<String, u64>,
+    /// Mean MPDUs per PPDU sent.
+    pub mpdus_per_ampdu_down: f64,
+    /// Mean MPDUs per PPDU it sent.
+    pub mpdus_per_ampdu_up: f64,
+    /// Failed MPDU transmissions to it (retried or dropped).
+    pub mpdu_failures_down: u64,
+    /// Failed MPDU transmissions from it.
+    pub mpdu_failures_up: u64,
+    /// Its PPDUs lost in collisions.
+    pub collisions: u64,
+    /// One-way delay of received packets; `None` when none was received.
+    pub mean_delay_ms: Option<f64>,
+    /// Largest one-way delay of a received packet.
+    pub max_delay_ms: f64,
+    /// Ping RTTs; `None` when the scenario had no ping to this station.
+    pub ping_rtt_ms: Option<Percentiles>,
+}
+
+impl StationSummary {
+    /// Drops of every cause.
+    pub fn total_drops(&self) -> u64 {
+        self.drops.values().sum()
+    }
+}
+
+/// How the channel's time was spent.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChannelSummary {
+    /// In exchanges without collision, beacons included.
+    pub busy_s: f64,
+    /// In exchanges where several transmitted at once.
+    pub collision_s: f64,
+    /// Spent on beacons (within `busy_s`).
+    pub beacon_s: f64,
+    /// Neither busy nor in collisions.
+    pub idle_s: f64,
+    /// Exchanges on the air.
+    pub exchanges: u64,
+    /// Exchanges that collided.
+    pub collisions: u64,
+}
+
+/// The time series, one entry per sampling step; per-station vectors are in station
+/// order. Counters are cumulative since the start.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Series {
+    /// Sample times since the start.
+    pub t_s: Vec<f64>,
+    /// Per sample, per station: IP bytes received, both directions.
+    pub rx_bytes: Vec<Vec<u64>>,
+    /// Per sample, per station: airtime, s.
+    pub airtime_s: Vec<Vec<f64>>,
+    /// Packets in the AP's qdisc and MAC queues.
+    pub ap_queued_packets: Vec<u64>,
+    /// Frames handed to the driver or firmware and not yet completed, and their airtime.
+    pub ap_driver_frames: Vec<u64>,
+    /// Expected airtime of those frames, ms.
+    pub ap_driver_airtime_ms: Vec<f64>,
+}
+
+impl ResultsFile {
+    /// The stations' goodput summed.
+    pub fn total_goodput_mbps(&self) -> f64 {
+        self.stations.iter().map(|s| s.goodput_mbps).sum()
+    }
+
+    /// Jain's fairness index of the stations' airtime shares (1: all equal).
+    pub fn airtime_jain(&self) -> f64 {
+        let shares: Vec<f64> = self.stations.iter().map(|s| s.airtime_share).collect();
+        airq_sim::metrics::jain(&shares)
+    }
+}
+
+/// The file name of a run: `<scenario>-<config>-seed<N>.json.gz`.
+pub fn file_name(scenario: &str, config: &str, seed: u64) -> String {
+    format!("{scenario}-{config}-seed{seed}.json.gz")
+}
+
+/// Writes `results` to `path`, gzip-compressed.
+pub fn save(results: &ResultsFile, path: &Path) -> Result<(), CliError> {
+    let file = std::fs::File::create(path).map_err(|e| io_error("cannot create", path, e))?;
+    let mut gz = GzEncoder::new(std::io::BufWriter::new(file), Compression::default());
+    serde_json::to_writer(&mut gz, results)
+        .map_err(|e| CliError::new(format!("cannot write {}: {e}", path.display())))?;
+    gz.finish()
+        .and_then(|mut w| w.flush())
+        .map_err(|e| io_error("cannot write", path, e))
+}
+
+/// Reads the results file at `path`, migrating older versions.
+pub fn load(path: &Path) -> Result<ResultsFile, CliError> {
+    let file = std::fs::File::open(path).map_err(|e| io_error("cannot open", path, e))?;
+    let mut json = String::new();
+    GzDecoder::new(file)
+        .read_to_string(&mut json)
+        .map_err(|e| io_error("cannot decompress", path, e))?;
+    from_json(&json).map_err(|e| e.context(path.display()))
+}
+
+/// Parses the JSON of a results file, migrating older versions.
+pub fn from_json(json: &str) -> Result<ResultsFile, CliError> {
+    let value: serde_json::Value =
+        serde_json::from_str(json).map_err(|e| CliError::new(format!("not JSON: {e}")))?;
+    if value.get("format").and_then(|f| f.as_str()) != Some(FORMAT_NAME) {
+        return Err(CliError::new(format!("not an {FORMAT_NAME} file")));
+    }
+    let version = value
+        .get("format_version")
+        .and_then(|v| v.as_u64())
+        .ok_or_else(|| CliError::new("no format_version"))?;
+    if version > u64::from(FORMAT_VERSION) {
+        return Err(CliError::new(format!(
+            "results format_version {version} is newer than this airq ({}) reads (up to \
+             {FORMAT_VERSION}): use a newer airq",
+            env!("CARGO_PKG_VERSION")
+        )));
+    }
+    let value = migrate(version, value)?;
+    serde_json::from_value(value)
+        .map_err(|e| CliError::new(format!("format_version {version} but not its layout: {e}")))
+}
+
+/// Brings a file of `version` to [`FORMAT_VERSION`], one version at a time. Version 1
+/// is the first; a later version adds its step here (`1 => { ... upgrade to 2 ... }`).
+fn migrate(version: u64, value: serde_json::Value) -> Result<serde_json::Value, CliError> {
+    match version {
+        1 => Ok(value),
+        v => Err(CliError::new(format!("unknown results format_version {v}"))),
+    }
+}

@@ -1,0 +1,318 @@
+//! `[ap]` → [`ApConfig`]: the preset the run asks for, then the scenario's layer choices
+//! and parameters over it, then the stations' airtime weights and groups. The result is
+//! checked by `ApConfig::validate`, so a bad parameter is refused before the run starts.
+
+use super::ap_file::{
+    ApSection, AqlKind, DriverKind, FqSection, GroupModeName, MacKind, QdiscKind, SchedulerKind,
+};
+use super::location::{KeyPath, SourceMap};
+use super::station::Station;
+use super::units;
+use crate::error::CliError;
+use airq::airtime::{GroupMode, SchedulingMode};
+use airq::fq::{FqParams, Quantum};
+use airq_sim::ap::{
+    AirtimeGroup, ApConfig, AqlConfig, DriverConfig, MacConfig, QdiscConfig, SchedulerConfig,
+    StationWeight, PRESET_NAMES,
+};
+
+/// The AP of a scenario, ready to be configured as any preset.
+#[derive(Clone, Debug)]
+pub struct ApSpec {
+    /// The scenario's preset (`airtime` when it names none).
+    pub preset: String,
+    section: ApSection,
+    weights: Vec<StationWeight>,
+    groups: Vec<AirtimeGroup>,
+    /// `file:line` of `[ap]`.
+    origin: String,
+    stations: usize,
+}
+
+impl ApSpec {
+    /// Checks `[ap]` and the stations' `weight` and `group` keys.
+    pub fn new(
+        section: &ApSection,
+        stations: &[Station],
+        map: &SourceMap,
+    ) -> Result<ApSpec, CliError> {
+        let preset = section
+            .preset
+            .clone()
+            .unwrap_or_else(|| "airtime".to_string());
+        check_preset(&preset)
+            .map_err(|why| map.error_at(&KeyPath::key("ap").join("preset"), why))?;
+        for (key, fq) in [("fq_codel", &section.fq_codel), ("fq_mac", &section.fq_mac)] {
+            let Some(fq) = fq else { continue };
+            let path = KeyPath::key("ap").join(key);
+            if fq.quantum_bytes.is_some() && fq.quantum_frames.is_some() {
+                return Err(map.error_at(
+                    &path.join("quantum_frames"),
+                    "give quantum_bytes or quantum_frames, not both",
+                ));
+            }
+            for (k, v) in [("target_ms", fq.target_ms), ("interval_ms", fq.interval_ms)] {
+                if v.is_some_and(|v| !(v > 0.0 && v.is_finite())) {
+                    return Err(map.error_at(&path.join(k), "must be above 0 ms"));
+                }
+            }
+        }
+        let mut groups: Vec<AirtimeGroup> = Vec::new();
+        for (i, g) in section.group.iter().enumerate() {
+            let path = KeyPath::key("ap").join("group").index(i);
+            if section.group[..i].iter().any(|o| o.name == g.name) {
+                return Err(
+                    map.error_at(&path.join("name"), format!("a second group `{}`", g.name))
+                );
+            }
+            groups.push(AirtimeGroup {
+                weight_us: g.weight.unwrap_or(256),
+                mode: match g.mode {
+                    GroupModeName::Share => GroupMode::Share,
+                    GroupModeName::Limit => GroupMode::Limit,
+                },
+                stations: Vec::new(),
+            });
+        }
+        let mut weights = Vec::new();
+        for (i, s) in stations.iter().enumerate() {
+            if let Some(weight_us) = s.weight_us {
+                weights.push(StationWeight {
+                    station: i as u16,
+                    weight_us,
+                });
+            }
+            if let Some(name) = &s.group {
+                let g = section
+                    .group
+                    .iter()
+                    .position(|g| &g.name == name)
+                    .ok_or_else(|| {
+                        map.error_at(
+                            &KeyPath::entry("station", s.table).join("group"),
+                            format!("no [[ap.group]] is named `{name}`"),
+                        )
+                    })?;
+                groups[g].stations.push(i as u16);
+            }
+        }
+        let spec = ApSpec {
+            preset: preset.clone(),
+            section: section.clone(),
+            weights,
+            groups,
+            origin: map.origin(&KeyPath::key("ap")),
+            stations: stations.len(),
+        };
+        spec.config(&preset)?;
+        Ok(spec)
+    }
+
+    /// The AP configured as `preset` with the scenario's changes.
+    pub fn config(&self, preset: &str) -> Result<ApConfig, CliError> {
+        check_preset(preset).map_err(CliError::new)?;
+        let mut c = ApConfig::preset(preset).map_err(|e| CliError::new(e.to_string()))?;
+        let s = &self.section;
+        if let Some(q) = s.qdisc {
+            c.qdisc = match q {
+                QdiscKind::None => QdiscConfig::None,
+                QdiscKind::PfifoFast => QdiscConfig::pfifo_fast(),
+                QdiscKind::FqCodel => QdiscConfig::fq_codel(),
+            };
+        }
+        if let Some(m) = s.mac {
+            c.mac = match m {
+                MacKind::Legacy => MacConfig::legacy(),
+                MacKind::FqMac => MacConfig::fq_mac(),
+            };
+        }
+        if let Some(k) = s.scheduler {
+            c.scheduler = match k {
+                SchedulerKind::RoundRobin => SchedulerConfig::RoundRobin,
+                SchedulerKind::Airtime => SchedulerConfig::airtime(),
+            };
+        }
+        if let Some(a) = s.aql {
+            c.aql = match a {
+                AqlKind::Off => AqlConfig::Off,
+                AqlKind::Kernel => AqlConfig::kernel(),
+                AqlKind::SelfTuning => AqlConfig::self_tuning(),
+            };
+        }
+        if let Some(d) = s.driver {
+            c.driver = match d {
+                DriverKind::Softmac => DriverConfig::softmac(),
+                DriverKind::Firmware => DriverConfig::firmware(),
+            };
+        }
+        self.tune(&mut c);
+        c.airtime_weights = self.weights.clone();
+        c.airtime_groups = self.groups.clone();
+        c.validate(self.stations)
+            .map_err(|e| CliError::new(format!("{}: [ap] as {preset}: {e}", self.origin)))?;
+        Ok(c)
+    }
+
+    /// Applies the parameter tables of the layer choices `c` uses.
+    fn tune(&self, c: &mut ApConfig) {
+        let s = &self.section;
+        match &mut c.qdisc {
+            QdiscConfig::PfifoFast { limit_packets } => {
+                if let Some(l) = s.pfifo_fast.as_ref().and_then(|p| p.limit_packets) {
+                    *limit_packets = l;
+                }
+            }
+            QdiscConfig::FqCodel(p) => {
+                if let Some(f) = &s.fq_codel {
+                    tune_fq(p, f);
+                }
+            }
+            QdiscConfig::None => {}
+        }
+        match &mut c.mac {
+            MacConfig::Legacy { txq_max_pending } => {
+                if let Some(l) = s.legacy.as_ref().and_then(|l| l.txq_max_pending) {
+                    *txq_max_pending = l;
+                }
+            }
+            MacConfig::FqMac(p) => {
+                if let Some(f) = &s.fq_mac {
+                    tune_fq(p, f);
+                }
+            }
+        }
+        if let (SchedulerConfig::Airtime(p), Some(a)) = (&mut c.scheduler, &s.airtime) {
+            p.default_weight_us = a.default_weight_us.unwrap_or(p.default_weight_us);
+            p.use_rx = a.use_rx.unwrap_or(p.use_rx);
+            if a.station_first == Some(true) {
+                p.mode = SchedulingMode::StationFirst;
+            }
+        }
+        if let (AqlConfig::On(p), Some(a)) = (&mut c.aql, &s.aql_limits) {
+            for l in &mut p.limits {
+                l.aql_limit_low_us = a.limit_low_us.unwrap_or(l.aql_limit_low_us);
+                l.aql_limit_high_us = a.limit_high_us.unwrap_or(l.aql_limit_high_us);
+            }
+            p.aql_threshold_us = a.threshold_us.unwrap_or(p.aql_threshold_us);
+        }
+        match &mut c.driver {
+            DriverConfig::Softmac {
+                aggr_min_qdepth,
+                non_aggr_min_qdepth,
+            } => {
+                if let Some(sm) = &s.softmac {
+                    *aggr_min_qdepth = sm.aggr_min_qdepth.unwrap_or(*aggr_min_qdepth);
+                    *non_aggr_min_qdepth = sm.non_aggr_min_qdepth.unwrap_or(*non_aggr_min_qdepth);
+                }
+            }
+            DriverConfig::Firmware { max_pending_frames } => {
+                if let Some(f) = s.firmware.as_ref().and_then(|f| f.max_pending_frames) {
+                    *max_pending_frames = f;
+                }
+            }
+        }
+    }
+}
+
+fn tune_fq(p: &mut FqParams, f: &FqSection) {
+    p.flows = f.flows.unwrap_or(p.flows);
+    p.limit_packets = f.limit_packets.unwrap_or(p.limit_packets);
+    p.memory_limit_bytes = f.memory_limit_bytes.unwrap_or(p.memory_limit_bytes);
+    if let Some(b) = f.quantum_bytes {
+        p.quantum = Quantum::Bytes(b);
+    }
+    if let Some(n) = f.quantum_frames {
+        p.quantum = Quantum::Frames(n);
+    }
+    p.codel.target = f.target_ms.map_or(p.codel.target, units::from_ms);
+    p.codel.interval = f.interval_ms.map_or(p.codel.interval, units::from_ms);
+    p.codel.ecn = f.ecn.unwrap_or(p.codel.ecn);
+}
+
+/// Whether `name` is a preset; the error lists them.
+pub fn check_preset(name: &str) -> Result<(), String> {
+    if PRESET_NAMES.contains(&name) {
+        return Ok(());
+    }
+    Err(format!(
+        "unknown AP configuration `{name}`; presets: {}",
+        PRESET_NAMES.join(", ")
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse;
+    use super::*;
+    use airq::Duration;
+
+    /// `ap_lines` in `[ap]` of a two-station scenario.
+    fn spec(ap_lines: &str) -> ApSpec {
+        let text = format!(
+            "name = \"t\"\nduration = 1.0\n[ap]\n{ap_lines}\n[[station]]\nname = \"a\"\n\
+             standard = \"ht\"\nmcs = 7\n[[station]]\nname = \"b\"\nstandard = \"ht\"\n\
+             mcs = 0\n[[traffic]]\ntest = \"udp_flood\"\n"
+        );
+        parse("t.toml", &text, &[]).unwrap().ap
+    }
+
+    #[test]
+    fn without_changes_a_preset_is_the_simulators() {
+        let s = spec("");
+        assert_eq!(s.preset, "airtime");
+        for name in PRESET_NAMES {
+            assert_eq!(
+                s.config(name).unwrap(),
+                ApConfig::preset(name).unwrap(),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn layer_choices_replace_the_presets() {
+        let c = spec("qdisc = \"fq_codel\"\ndriver = \"firmware\"")
+            .config("fifo")
+            .unwrap();
+        assert_eq!(c.qdisc, QdiscConfig::fq_codel());
+        assert_eq!(c.driver, DriverConfig::firmware());
+        assert_eq!(
+            c.mac,
+            MacConfig::legacy(),
+            "the other layers stay the preset's"
+        );
+    }
+
+    #[test]
+    fn parameter_tables_tune_the_choice_they_name_wherever_it_is_used() {
+        let s = spec("[ap.fq_codel]\ntarget_ms = 10\n[ap.fq_mac]\nquantum_frames = 2\n");
+        let QdiscConfig::FqCodel(q) = s.config("fq_codel").unwrap().qdisc else {
+            panic!("fq_codel preset has the fq_codel qdisc");
+        };
+        assert_eq!(q.codel.target, Duration::from_millis(10));
+        assert_eq!(q.codel.interval, Duration::from_millis(100), "untouched");
+        let MacConfig::FqMac(m) = s.config("airtime").unwrap().mac else {
+            panic!("airtime preset has FQ-MAC");
+        };
+        assert_eq!(m.quantum, Quantum::Frames(2));
+        assert_eq!(
+            m.codel.target,
+            FqParams::default().codel.target,
+            "qdisc table only"
+        );
+        // fifo uses neither: it is the preset unchanged.
+        assert_eq!(s.config("fifo").unwrap(), ApConfig::preset("fifo").unwrap());
+    }
+
+    #[test]
+    fn out_of_range_parameters_are_refused_per_preset() {
+        let s = spec("[ap.pfifo_fast]\nlimit_packets = 0\n");
+        let e = s.config("fifo").unwrap_err();
+        assert!(
+            e.message()
+                .ends_with("[ap] as fifo: qdisc pfifo_fast limit_packets must be above zero"),
+            "{e}"
+        );
+        assert!(s.config("airtime").is_ok(), "airtime has no pfifo_fast");
+    }
+}

@@ -1,0 +1,203 @@
+//! The `[ap]` table as written: a preset (the seeds' named designs) and, on top of it,
+//! any layer of the AP's transmit path replaced and any layer's parameters changed. A
+//! parameter table is named for the layer choice it tunes (`[ap.fq_codel]` tunes the
+//! fq_codel qdisc) and applies whenever that choice is in use, whichever preset or
+//! `compare` configuration brought it in. Defaults are the Linux ones of
+//! `airq_sim::ap::config`.
+
+use serde::Deserialize;
+
+/// `[ap]`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApSection {
+    /// One of `airq_sim::ap::PRESET_NAMES` (default `airtime`); `--config` replaces it.
+    pub preset: Option<String>,
+    /// Replaces the preset's qdisc: `none`, `pfifo_fast`, `fq_codel`.
+    pub qdisc: Option<QdiscKind>,
+    /// Replaces the preset's MAC queueing: `legacy`, `fq_mac`.
+    pub mac: Option<MacKind>,
+    /// Replaces the preset's scheduler: `round_robin`, `airtime`.
+    pub scheduler: Option<SchedulerKind>,
+    /// Replaces the preset's AQL: `off`, `kernel`, `self_tuning`.
+    pub aql: Option<AqlKind>,
+    /// Replaces the preset's driver: `softmac` (ath9k-like), `firmware` (ath10k-like).
+    pub driver: Option<DriverKind>,
+    /// Parameters of the pfifo_fast qdisc.
+    pub pfifo_fast: Option<PfifoFastSection>,
+    /// Parameters of the fq_codel qdisc.
+    pub fq_codel: Option<FqSection>,
+    /// Parameters of the legacy MAC queues.
+    pub legacy: Option<LegacySection>,
+    /// Parameters of FQ-MAC.
+    pub fq_mac: Option<FqSection>,
+    /// Parameters of the airtime scheduler.
+    pub airtime: Option<AirtimeSection>,
+    /// AQL limits (kernel or self-tuning AQL).
+    pub aql_limits: Option<AqlSection>,
+    /// Parameters of the softmac driver.
+    pub softmac: Option<SoftmacSection>,
+    /// Parameters of the firmware driver.
+    pub firmware: Option<FirmwareSection>,
+    /// Airtime groups stations join with their `group` key.
+    #[serde(default)]
+    pub group: Vec<GroupSection>,
+}
+
+/// The qdisc layer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QdiscKind {
+    /// `noqueue`: straight to the MAC layer.
+    None,
+    /// Linux's default qdisc: three bands, tail drop.
+    PfifoFast,
+    /// FQ-CoDel (RFC 8290).
+    FqCodel,
+}
+
+/// The MAC queueing layer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MacKind {
+    /// Per station-TID FIFOs, as ath9k before mac80211's TXQs.
+    Legacy,
+    /// mac80211's FQ-CoDel per station-TID.
+    FqMac,
+}
+
+/// The station scheduler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SchedulerKind {
+    /// Round robin over station-TIDs.
+    RoundRobin,
+    /// Airtime deficit round robin over stations.
+    Airtime,
+}
+
+/// Airtime Queue Limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AqlKind {
+    /// No AQL.
+    Off,
+    /// The kernel's limits.
+    Kernel,
+    /// The kernel's limits, self-tuned per station-AC.
+    SelfTuning,
+}
+
+/// The driver model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DriverKind {
+    /// ath9k-like: at most two aggregates queued in hardware per AC.
+    Softmac,
+    /// ath10k-like: a deep firmware queue with its own round robin.
+    Firmware,
+}
+
+/// `[ap.pfifo_fast]`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PfifoFastSection {
+    /// Tail-drop limit, packets.
+    pub limit_packets: Option<u32>,
+}
+
+/// `[ap.fq_codel]` and `[ap.fq_mac]`: FQ-CoDel's parameters.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FqSection {
+    /// Flow queues.
+    pub flows: Option<u32>,
+    /// Global limit, packets.
+    pub limit_packets: Option<u32>,
+    /// Global memory limit, bytes.
+    pub memory_limit_bytes: Option<u64>,
+    /// DRR quantum, bytes.
+    pub quantum_bytes: Option<u32>,
+    /// A frame-count quantum instead of bytes (Kan Yan's AQL proposal).
+    pub quantum_frames: Option<u32>,
+    /// CoDel target and interval, ms.
+    pub target_ms: Option<f64>,
+    /// CoDel interval, ms.
+    pub interval_ms: Option<f64>,
+    /// Mark ECN-capable packets instead of dropping.
+    pub ecn: Option<bool>,
+}
+
+/// `[ap.legacy]`: the pre-FQ-MAC driver queues.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LegacySection {
+    /// Frames per AC in the driver before the AC's queue is stopped.
+    pub txq_max_pending: Option<u32>,
+}
+
+/// `[ap.airtime]`: the airtime DRR scheduler.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AirtimeSection {
+    /// Weight of stations without their own `weight`, µs.
+    pub default_weight_us: Option<u32>,
+    /// Charge received (uplink) airtime too.
+    pub use_rx: Option<bool>,
+    /// Pick the station first, then its highest AC (seed §4.3).
+    pub station_first: Option<bool>,
+}
+
+/// `[ap.aql_limits]`: the kernel's AQL limits, µs.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AqlSection {
+    /// Per station-AC low limit, µs.
+    pub limit_low_us: Option<u32>,
+    /// Per station-AC high limit, µs.
+    pub limit_high_us: Option<u32>,
+    /// Interface-wide threshold, µs.
+    pub threshold_us: Option<u32>,
+}
+
+/// `[ap.softmac]`: ath9k's hardware queue depths.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SoftmacSection {
+    /// A-MPDUs per AC queued to the hardware.
+    pub aggr_min_qdepth: Option<u32>,
+    /// PPDUs per AC below which a single frame may be queued.
+    pub non_aggr_min_qdepth: Option<u32>,
+}
+
+/// `[ap.firmware]`: ath10k's firmware queue.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FirmwareSection {
+    /// Frames the firmware holds at most.
+    pub max_pending_frames: Option<u32>,
+}
+
+/// How a group uses the airtime its siblings leave.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GroupModeName {
+    /// Work-conserving.
+    #[default]
+    Share,
+    /// Capped at its share even when the rest is idle (a guest network).
+    Limit,
+}
+
+/// `[[ap.group]]`: an airtime group (seed netdev 2.2 §4.2, "airtime policies").
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GroupSection {
+    /// What stations' `group` keys name.
+    pub name: String,
+    /// DRR weight of the group, µs (256 by default).
+    pub weight: Option<u32>,
+    #[serde(default)]
+    /// `share` (work-conserving) or `limit` (capped at its share).
+    pub mode: GroupModeName,
+}

@@ -1,0 +1,207 @@
+//! The scenario file as written: the TOML schema, deserialised with serde. Every table
+//! refuses unknown keys, so a typo is an error naming its line, never silently ignored.
+//! Optional keys are `Option`s here; their defaults are applied, and every value is
+//! checked, in [`super::validate`].
+//!
+//! ```toml
+//! name = "udp-flood-anomaly"
+//! description = "..."
+//! duration = 30.0            # simulated seconds
+//! step = 0.2                 # time-series step, s (flent's default)
+//! seed = 1
+//! [bss]     band = "5GHz", rts_cts = false, beacons = true, timing = "ofdm"
+//! [ap]      preset = "airtime", driver = "firmware", qdisc, mac, scheduler, aql
+//! [wired]   rate_mbps = 1000, delay_ms = 1.0, extra_delay_ms = 0.0
+//! [[station]] name = "fast", count = 2, standard = "ht", mcs = 15, width = 20, gi = "long"
+//! [[traffic]] test = "udp_flood", stations = ["fast", "slow"]
+//! ```
+
+use super::ap_file::ApSection;
+use serde::Deserialize;
+
+/// A whole scenario file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    /// Names the results files (`<name>-<config>-seed<N>.json.gz`).
+    pub name: String,
+    /// One line, shown by `airq list scenarios`.
+    #[serde(default)]
+    pub description: String,
+    /// Simulated time, s.
+    pub duration: f64,
+    /// Step of the time series, s.
+    pub step: Option<f64>,
+    /// Root seed (default 1).
+    pub seed: Option<u64>,
+    #[serde(default)]
+    /// `[bss]`.
+    pub bss: BssSection,
+    #[serde(default)]
+    /// `[ap]`.
+    pub ap: ApSection,
+    #[serde(default)]
+    /// `[wired]`.
+    pub wired: WiredSection,
+    #[serde(default)]
+    /// `[[station]]` tables.
+    pub station: Vec<StationSection>,
+    #[serde(default)]
+    /// `[[traffic]]` tables.
+    pub traffic: Vec<TrafficSection>,
+}
+
+/// The frequency band of the BSS.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+pub enum BandName {
+    #[serde(rename = "2.4GHz")]
+    /// 2.4 GHz.
+    Ghz2_4,
+    #[default]
+    #[serde(rename = "5GHz")]
+    /// 5 GHz.
+    Ghz5,
+    #[serde(rename = "6GHz")]
+    /// 6 GHz.
+    Ghz6,
+}
+
+/// The MAC timing and control rates of the BSS: OFDM-based (11a/g/n/ac/ax) or 802.11b.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TimingName {
+    #[default]
+    /// Short slot, OFDM control frames.
+    Ofdm,
+    /// 802.11b: long slot, 1 Mbit/s control frames (2.4 GHz only).
+    Dsss,
+}
+
+/// `[bss]`: BSS-wide radio settings.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BssSection {
+    #[serde(default)]
+    /// `2.4GHz`, `5GHz` (default) or `6GHz`.
+    pub band: BandName,
+    #[serde(default)]
+    /// `ofdm` (default) or `dsss`.
+    pub timing: TimingName,
+    /// RTS/CTS before every data PPDU (default off).
+    pub rts_cts: Option<bool>,
+    /// Beacons every 102.4 ms (default on).
+    pub beacons: Option<bool>,
+    /// Transmissions of an MPDU before it is dropped.
+    pub retry_limit: Option<u8>,
+    /// Cap on the airtime of one A-MPDU, µs (ath9k: 4000).
+    pub max_aggregate_airtime_us: Option<u32>,
+    /// Packets each station's own queue holds.
+    pub station_queue_packets: Option<usize>,
+}
+
+/// `[wired]`: the link between the server and the AP.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WiredSection {
+    /// Rate of the link, Mbit/s (default 1000).
+    pub rate_mbps: Option<f64>,
+    /// One-way propagation delay, ms.
+    pub delay_ms: Option<f64>,
+    /// Added one-way delay, ms (a netem delay on the server, as flent testbeds add).
+    pub extra_delay_ms: Option<f64>,
+}
+
+/// The PHY a station uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StandardName {
+    /// 802.11b DSSS/CCK: `rate_mbps` 1, 2, 5.5, 11.
+    Dsss,
+    /// 802.11a/g OFDM: `rate_mbps` 6 to 54.
+    Ofdm,
+    /// 802.11n (MCS 0-31, 20/40 MHz).
+    Ht,
+    /// 802.11ac (MCS 0-9, 1-8 streams).
+    Vht,
+    /// 802.11ax single-user (MCS 0-11, 1-8 streams).
+    He,
+}
+
+/// `[[station]]`: one station, or `count` identical ones.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StationSection {
+    /// Its name, or the base of `count` names.
+    pub name: String,
+    /// Identical stations named `<name>1`, `<name>2`, ... (default 1: just `<name>`).
+    pub count: Option<u32>,
+    /// `dsss`, `ofdm`, `ht`, `vht` or `he`.
+    pub standard: StandardName,
+    /// MCS index (HT, VHT, HE).
+    pub mcs: Option<u8>,
+    /// Channel width, MHz.
+    pub width: Option<u16>,
+    /// `long`/`short` (HT, VHT); `0.8`/`1.6`/`3.2` µs (HE).
+    pub gi: Option<String>,
+    /// Spatial streams (VHT, HE; for HT the MCS implies them).
+    pub streams: Option<u8>,
+    /// Legacy rate (DSSS, OFDM), Mbit/s.
+    pub rate_mbps: Option<f64>,
+    /// DSSS preamble, `long` or `short`.
+    pub preamble: Option<String>,
+    /// Probability that one MPDU is received in error.
+    pub frame_error_rate: Option<f64>,
+    /// Airtime weight, µs per scheduler round (256 by default).
+    pub weight: Option<u32>,
+    /// The `[[ap.group]]` the station belongs to.
+    pub group: Option<String>,
+}
+
+/// `[[traffic]]`: one test (flent's names) to some or all stations.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrafficSection {
+    /// The test's name (see `airq list tests`).
+    pub test: String,
+    /// Station names, or the name of a `count` group for all of it; default every station.
+    pub stations: Option<Vec<String>>,
+    /// Flows per station.
+    pub flows: Option<u32>,
+    /// `down` (to the station) or `up`.
+    pub direction: Option<String>,
+    /// Rate per flow, Mbit/s (udp_cbr).
+    pub rate_mbps: Option<f64>,
+    /// UDP payload per packet.
+    pub payload_bytes: Option<u32>,
+    /// DiffServ code point, 0 to 63; sets the TID (RFC 8325 §4.3).
+    pub dscp: Option<u8>,
+    /// Ping interval, ms.
+    pub interval_ms: Option<f64>,
+    /// Pages to fetch (http).
+    pub pages: Option<u32>,
+    /// Start and stop times, s.
+    pub start: Option<f64>,
+    /// Stop time, s (default: the end of the run).
+    pub stop: Option<f64>,
+}
+
+impl TrafficSection {
+    /// The optional keys this entry sets, in schema order.
+    pub fn given_keys(&self) -> Vec<&'static str> {
+        [
+            ("stations", self.stations.is_some()),
+            ("flows", self.flows.is_some()),
+            ("direction", self.direction.is_some()),
+            ("rate_mbps", self.rate_mbps.is_some()),
+            ("payload_bytes", self.payload_bytes.is_some()),
+            ("dscp", self.dscp.is_some()),
+            ("interval_ms", self.interval_ms.is_some()),
+            ("pages", self.pages.is_some()),
+            ("start", self.start.is_some()),
+            ("stop", self.stop.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(k, given)| given.then_some(k))
+        .collect()
+    }
+}

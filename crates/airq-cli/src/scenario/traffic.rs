@@ -1,0 +1,317 @@
+//! `[[traffic]]` tables → tests, named as flent names them (`tcp_download`, `rrul`,
+//! `ping`, ...) plus the UDP loads the simulator has always had. Each test accepts only
+//! its own keys; stations are named, or a `count` group by its base name, or all by
+//! default. DSCP marks become TIDs as Linux maps them.
+
+use super::file::TrafficSection;
+use super::location::{KeyPath, SourceMap};
+use super::station::Station;
+use super::units;
+use crate::error::CliError;
+use airq::Duration;
+use airq_sim::dscp::{Dscp, BE, EF};
+use airq_sim::traffic::Direction;
+
+/// What a test name is and which keys it takes (besides `test`, `stations`, `start`,
+/// `stop`, which every test takes).
+#[derive(Clone, Copy, Debug)]
+pub struct TestInfo {
+    /// The flent test name.
+    pub name: &'static str,
+    /// One line on what it does.
+    pub about: &'static str,
+    /// Its own keys.
+    pub keys: &'static [&'static str],
+}
+
+/// Every test a scenario may name.
+pub const TESTS: [TestInfo; 10] = [
+    TestInfo {
+        name: "udp_flood",
+        about: "saturated UDP download to each station (the sender never runs dry)",
+        keys: &["flows", "payload_bytes", "dscp"],
+    },
+    TestInfo {
+        name: "udp_flood_up",
+        about: "saturated UDP upload from each station",
+        keys: &["flows", "payload_bytes", "dscp"],
+    },
+    TestInfo {
+        name: "udp_cbr",
+        about: "constant-bit-rate UDP (rate_mbps per flow; direction down or up)",
+        keys: &["flows", "payload_bytes", "dscp", "rate_mbps", "direction"],
+    },
+    TestInfo {
+        name: "tcp_download",
+        about: "bulk TCP download to each station (flent tcp_download)",
+        keys: &["flows", "dscp"],
+    },
+    TestInfo {
+        name: "tcp_upload",
+        about: "bulk TCP upload from each station (flent tcp_upload)",
+        keys: &["flows", "dscp"],
+    },
+    TestInfo {
+        name: "tcp_bidirectional",
+        about: "bulk TCP both ways at once (flent tcp_bidirectional)",
+        keys: &["flows", "dscp"],
+    },
+    TestInfo {
+        name: "rrul",
+        about: "four TCP flows each way, marked BE/BK/CS5/EF, plus ping (flent rrul)",
+        keys: &["interval_ms"],
+    },
+    TestInfo {
+        name: "ping",
+        about: "ICMP echo from the server to each station every interval_ms (default 200)",
+        keys: &["interval_ms", "dscp"],
+    },
+    TestInfo {
+        name: "voip",
+        about: "a G.711 call each way, 20 ms packets, EF by default (flent voip)",
+        keys: &["dscp"],
+    },
+    TestInfo {
+        name: "http",
+        about: "web page fetches from the server, one after another (flent http)",
+        keys: &["pages"],
+    },
+];
+
+/// A validated test and its own parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Test {
+    /// Saturated UDP.
+    UdpFlood {
+        /// Who sends.
+        direction: Direction,
+        /// UDP payload per packet.
+        payload_bytes: u32,
+    },
+    /// Constant-bit-rate UDP.
+    UdpCbr {
+        /// Who sends.
+        direction: Direction,
+        /// Rate per flow, bit/s.
+        rate_bps: u64,
+        /// UDP payload per packet.
+        payload_bytes: u32,
+    },
+    /// Bulk TCP to the stations.
+    TcpDownload,
+    /// Bulk TCP from the stations.
+    TcpUpload,
+    /// Bulk TCP both ways.
+    TcpBidirectional,
+    /// Realtime Response Under Load.
+    Rrul {
+        /// Interval of its pings.
+        ping_interval: Duration,
+    },
+    /// ICMP echo.
+    Ping {
+        /// Between two pings.
+        interval: Duration,
+    },
+    /// A voice call each way.
+    Voip,
+    /// Web page fetches.
+    Http {
+        /// Pages to fetch (`None`: for the whole run).
+        pages: Option<u32>,
+    },
+}
+
+/// One `[[traffic]]` entry, checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Traffic {
+    /// The flent test name.
+    pub name: &'static str,
+    /// The test and its parameters.
+    pub test: Test,
+    /// Indices into the scenario's stations.
+    pub stations: Vec<u16>,
+    /// Flows per station.
+    pub flows: u32,
+    /// From the `dscp` key, or the test's own marking; the simulator maps it to a TID
+    /// as Linux does.
+    pub dscp: Dscp,
+    /// When it starts.
+    pub start: Duration,
+    /// When it stops (`None`: at the end).
+    pub stop: Option<Duration>,
+    /// `file:line` of the entry, for errors found later.
+    pub origin: String,
+}
+
+/// Checks `[[traffic]]` entry `index`.
+pub fn validate(
+    t: &TrafficSection,
+    index: usize,
+    stations: &[Station],
+    duration: Duration,
+    map: &SourceMap,
+) -> Result<Traffic, CliError> {
+    let path = KeyPath::entry("traffic", index);
+    let at = |key: &str, why: String| map.error_at(&path.join(key), why);
+    let info = TESTS.iter().find(|i| i.name == t.test).ok_or_else(|| {
+        let names: Vec<&str> = TESTS.iter().map(|i| i.name).collect();
+        at(
+            "test",
+            format!("unknown test `{}`; tests: {}", t.test, names.join(", ")),
+        )
+    })?;
+    for key in t.given_keys() {
+        if !matches!(key, "stations" | "start" | "stop") && !info.keys.contains(&key) {
+            return Err(at(
+                key,
+                format!(
+                    "`{key}` does not apply to test `{}` (it takes: stations, start, stop, {})",
+                    info.name,
+                    info.keys.join(", ")
+                ),
+            ));
+        }
+    }
+    let stations =
+        pick_stations(t.stations.as_deref(), stations).map_err(|why| at("stations", why))?;
+    let flows = t.flows.unwrap_or(1);
+    if flows == 0 {
+        return Err(at("flows", "must be at least 1".into()));
+    }
+    let seconds = |key: &str, s: f64| -> Result<Duration, CliError> {
+        if !(s >= 0.0 && s.is_finite()) {
+            return Err(at(key, format!("must be 0 or more seconds, got {s}")));
+        }
+        Ok(units::from_secs(s))
+    };
+    let start = seconds("start", t.start.unwrap_or(0.0))?;
+    let stop = t.stop.map(|s| seconds("stop", s)).transpose()?;
+    if start >= duration {
+        return Err(at(
+            "start",
+            "the test would start after the run ends".into(),
+        ));
+    }
+    if stop.is_some_and(|s| s <= start) {
+        return Err(at("stop", "must be after start".into()));
+    }
+    let payload_bytes = t.payload_bytes.unwrap_or(1472);
+    if !(1..=65_507).contains(&payload_bytes) {
+        return Err(at(
+            "payload_bytes",
+            format!("must be 1 to 65507, got {payload_bytes}"),
+        ));
+    }
+    let interval = |default_ms: f64| -> Result<Duration, CliError> {
+        let ms = t.interval_ms.unwrap_or(default_ms);
+        if !(ms > 0.0 && ms.is_finite()) {
+            return Err(at("interval_ms", format!("must be above 0, got {ms}")));
+        }
+        Ok(units::from_ms(ms))
+    };
+    let dscp = match t.dscp {
+        Some(value) => {
+            Dscp::new(value).map_err(|_| at("dscp", format!("a DSCP is 0 to 63, got {value}")))?
+        }
+        None if info.name == "voip" => EF,
+        None => BE,
+    };
+    let direction = match t.direction.as_deref() {
+        None | Some("down") => Direction::Downlink,
+        Some("up") => Direction::Uplink,
+        Some(d) => return Err(at("direction", format!("`{d}`: expected `down` or `up`"))),
+    };
+    let test = match info.name {
+        "udp_flood" => Test::UdpFlood {
+            direction: Direction::Downlink,
+            payload_bytes,
+        },
+        "udp_flood_up" => Test::UdpFlood {
+            direction: Direction::Uplink,
+            payload_bytes,
+        },
+        "udp_cbr" => {
+            let mbps = t
+                .rate_mbps
+                .ok_or_else(|| at("test", "udp_cbr needs rate_mbps".into()))?;
+            if !(mbps > 0.0 && mbps.is_finite()) {
+                return Err(at("rate_mbps", format!("must be above 0, got {mbps}")));
+            }
+            Test::UdpCbr {
+                direction,
+                rate_bps: units::bps_from_mbps(mbps),
+                payload_bytes,
+            }
+        }
+        "tcp_download" => Test::TcpDownload,
+        "tcp_upload" => Test::TcpUpload,
+        "tcp_bidirectional" => Test::TcpBidirectional,
+        "rrul" => Test::Rrul {
+            ping_interval: interval(200.0)?,
+        },
+        "ping" => Test::Ping {
+            interval: interval(200.0)?,
+        },
+        "voip" => Test::Voip,
+        "http" => {
+            if t.pages == Some(0) {
+                return Err(at("pages", "must be at least 1".into()));
+            }
+            Test::Http { pages: t.pages }
+        }
+        other => unreachable!("{other} is in TESTS"),
+    };
+    let origin = map.origin(&path);
+    Ok(Traffic {
+        name: info.name,
+        test,
+        stations,
+        flows,
+        dscp,
+        start,
+        stop,
+        origin,
+    })
+}
+
+/// The stations `names` select: a station's name, or the base name of a `count` group
+/// for all its stations; `None` selects every station.
+fn pick_stations(names: Option<&[String]>, stations: &[Station]) -> Result<Vec<u16>, String> {
+    let Some(names) = names else {
+        return Ok((0..stations.len() as u16).collect());
+    };
+    if names.is_empty() {
+        return Err("lists no station (leave it out for all stations)".into());
+    }
+    let mut picked = Vec::new();
+    for name in names {
+        let exact = stations.iter().position(|s| &s.name == name);
+        let matching: Vec<u16> = match exact {
+            Some(i) => vec![i as u16],
+            None => stations
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| {
+                    s.name
+                        .strip_prefix(name.as_str())
+                        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+                })
+                .map(|(i, _)| i as u16)
+                .collect(),
+        };
+        if matching.is_empty() {
+            let all: Vec<&str> = stations.iter().map(|s| s.name.as_str()).collect();
+            return Err(format!(
+                "no station named `{name}`; stations: {}",
+                all.join(", ")
+            ));
+        }
+        for i in matching {
+            if !picked.contains(&i) {
+                picked.push(i);
+            }
+        }
+    }
+    Ok(picked)
+}

@@ -1,0 +1,152 @@
+//! The scenario's own values checked: name, durations, `[bss]`, `[wired]`; stations,
+//! traffic and the AP are checked by their own modules.
+
+use super::file::{BandName, ScenarioFile, TimingName};
+use super::location::{KeyPath, SourceMap};
+use super::{station, traffic, units, ApSpec, Scenario};
+use crate::error::CliError;
+use airq::phy::Band;
+use airq::Duration;
+use airq_sim::link::BssConfig;
+use airq_sim::sim::WiredLink;
+
+/// Checks `raw` and builds the scenario.
+pub fn validate(
+    raw: ScenarioFile,
+    file: &str,
+    text: &str,
+    overrides: &[String],
+    map: &SourceMap,
+) -> Result<Scenario, CliError> {
+    let at = |path: KeyPath, why: String| map.error_at(&path, why);
+    if raw.name.is_empty()
+        || !raw
+            .name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    {
+        return Err(at(
+            KeyPath::key("name"),
+            "names the results files: letters, digits, `-`, `_` and `.` only".into(),
+        ));
+    }
+    let duration = seconds(raw.duration).map_err(|why| at(KeyPath::key("duration"), why))?;
+    let step = seconds(raw.step.unwrap_or(0.2)).map_err(|why| at(KeyPath::key("step"), why))?;
+    if step > duration {
+        return Err(at(
+            KeyPath::key("step"),
+            format!("the step ({step}) is longer than the run ({duration})"),
+        ));
+    }
+    let bss_path = KeyPath::key("bss");
+    let band = match raw.bss.band {
+        BandName::Ghz2_4 => Band::Ghz2_4,
+        BandName::Ghz5 => Band::Ghz5,
+        BandName::Ghz6 => Band::Ghz6,
+    };
+    let mut bss = match raw.bss.timing {
+        TimingName::Ofdm => BssConfig::ofdm(band),
+        TimingName::Dsss if band == Band::Ghz2_4 => BssConfig::dsss(),
+        TimingName::Dsss => {
+            return Err(at(
+                bss_path.join("timing"),
+                "802.11b (dsss) timing exists in the 2.4GHz band only".into(),
+            ))
+        }
+    };
+    bss.rts_cts = raw.bss.rts_cts.unwrap_or(false);
+    if raw.bss.beacons == Some(false) {
+        bss.beacon_interval = None;
+    }
+    if let Some(r) = raw.bss.retry_limit {
+        if r == 0 {
+            return Err(at(
+                bss_path.join("retry_limit"),
+                "must be at least 1".into(),
+            ));
+        }
+        bss.retry_limit = r;
+    }
+    if let Some(us) = raw.bss.max_aggregate_airtime_us {
+        if us == 0 {
+            return Err(at(
+                bss_path.join("max_aggregate_airtime_us"),
+                "must be above 0".into(),
+            ));
+        }
+        bss.max_aggregate_airtime = Duration::from_micros(u64::from(us));
+    }
+    if raw.bss.station_queue_packets == Some(0) {
+        return Err(at(
+            bss_path.join("station_queue_packets"),
+            "must be at least 1".into(),
+        ));
+    }
+    let wired = wired(&raw, map)?;
+    let stations = station::expand(&raw.station, band, map)?;
+    let traffic = raw
+        .traffic
+        .iter()
+        .enumerate()
+        .map(|(i, t)| traffic::validate(t, i, &stations, duration, map))
+        .collect::<Result<Vec<_>, _>>()?;
+    if traffic.is_empty() {
+        return Err(CliError::new(format!(
+            "{file}: the scenario has no traffic: add a [[traffic]] table (e.g. test = \"udp_flood\")"
+        )));
+    }
+    let ap = ApSpec::new(&raw.ap, &stations, map)?;
+    Ok(Scenario {
+        name: raw.name,
+        description: raw.description,
+        path: file.to_string(),
+        text: text.to_string(),
+        overrides: overrides.to_vec(),
+        duration,
+        step,
+        seed: raw.seed.unwrap_or(1),
+        bss,
+        station_queue_packets: raw.bss.station_queue_packets,
+        wired,
+        stations,
+        traffic,
+        ap,
+    })
+}
+
+fn wired(raw: &ScenarioFile, map: &SourceMap) -> Result<WiredLink, CliError> {
+    let path = KeyPath::key("wired");
+    let w = &raw.wired;
+    let mut link = WiredLink::default();
+    if let Some(mbps) = w.rate_mbps {
+        if !(mbps > 0.0 && mbps.is_finite()) {
+            return Err(map.error_at(
+                &path.join("rate_mbps"),
+                format!("must be above 0, got {mbps}"),
+            ));
+        }
+        link.rate_bps = units::bps_from_mbps(mbps);
+    }
+    let ms = |key: &str, v: Option<f64>| -> Result<Option<Duration>, CliError> {
+        let Some(ms) = v else { return Ok(None) };
+        if !(ms >= 0.0 && ms.is_finite()) {
+            return Err(map.error_at(&path.join(key), format!("must be 0 or more, got {ms}")));
+        }
+        Ok(Some(units::from_ms(ms)))
+    };
+    let delay = ms("delay_ms", w.delay_ms)?.unwrap_or(link.delay);
+    link.delay = delay + ms("extra_delay_ms", w.extra_delay_ms)?.unwrap_or(Duration::ZERO);
+    Ok(link)
+}
+
+/// A positive, finite number of seconds.
+fn seconds(s: f64) -> Result<Duration, String> {
+    if !(s > 0.0 && s.is_finite() && s <= 1e7) {
+        return Err(format!("must be a positive number of seconds, got {s}"));
+    }
+    let d = units::from_secs(s);
+    if d == Duration::ZERO {
+        return Err(format!("{s} s is below a nanosecond"));
+    }
+    Ok(d)
+}

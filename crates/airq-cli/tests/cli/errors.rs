@@ -1,0 +1,167 @@
+//! Bad scenario files and overrides: the error names the file, the line and the key.
+
+use super::{airq, write, SMALL};
+use predicates::str::contains;
+
+/// `airq check` of `text` fails with each of `expected` in its message.
+fn refused(text: &str, expected: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "bad.toml", text);
+    let mut assert = airq().arg("check").arg(&path).assert().failure();
+    for e in expected {
+        assert = assert.stderr(contains(*e));
+    }
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn unknown_keys_are_named_with_their_line() {
+    let text = SMALL.replace("seed = 3", "seed = 3\n[bss]\nchannel = 36");
+    refused(
+        &text,
+        &["bad.toml:5:1: bss.channel: unknown field `channel`", "band"],
+    );
+    let text = SMALL.replace("mcs = 0", "mcs = 0\nspeed = 3");
+    refused(
+        &text,
+        &["bad.toml:14:1: station.1.speed: unknown field `speed`"],
+    );
+}
+
+#[test]
+fn wrong_types_are_named_with_their_line() {
+    let text = SMALL.replace("mcs = 7", "mcs = \"seven\"");
+    refused(
+        &text,
+        &["bad.toml:8:7: station.0.mcs: invalid type: string \"seven\""],
+    );
+    refused(
+        &SMALL.replace("duration = 1.0", "duration = \"1s\""),
+        &["bad.toml:2:12: duration"],
+    );
+}
+
+#[test]
+fn impossible_rates_are_refused() {
+    refused(
+        &SMALL.replace("mcs = 7", "mcs = 32"),
+        &["bad.toml:8:1: station.0.mcs: HT MCS 32 is out of range (0..=31)"],
+    );
+    refused(
+        &SMALL.replace("mcs = 7", "mcs = 12\nstreams = 1"),
+        &["station.0.streams: HT MCS 12 is a 2-stream MCS (MCS 8 to 15), but streams = 1"],
+    );
+    refused(
+        &SMALL.replace("standard = \"ht\"\nmcs = 7", "standard = \"vht\"\nmcs = 10"),
+        &["bad.toml:8:1: station.0.mcs: VHT MCS 10 is out of range (0..=9)"],
+    );
+    refused(
+        &SMALL.replace("mcs = 7", "mcs = 7\nrate_mbps = 54"),
+        &["station.0.rate_mbps: does not apply to HT stations"],
+    );
+    refused(
+        &SMALL.replace(
+            "standard = \"ht\"\nmcs = 7",
+            "standard = \"dsss\"\nrate_mbps = 11",
+        ),
+        &["station.0.standard: DSSS stations cannot operate in the 5GHz band of the BSS"],
+    );
+}
+
+#[test]
+fn impossible_scenarios_are_refused() {
+    refused(
+        &SMALL.replace("duration = 1.0", "duration = -2.0"),
+        &["bad.toml:2:1: duration: must be a positive number of seconds, got -2"],
+    );
+    refused(
+        &SMALL.replace("duration = 1.0", "duration = 1.0\nstep = 2.0"),
+        &["bad.toml:3:1: step: the step (2s) is longer than the run (1s)"],
+    );
+    let no_stations = SMALL.split("[[station]]").next().unwrap().to_string()
+        + "[[traffic]]\ntest = \"udp_flood\"\n";
+    refused(&no_stations, &["bad.toml: the scenario has no stations"]);
+}
+
+#[test]
+fn bad_traffic_is_refused() {
+    refused(
+        &SMALL.replace(
+            "test = \"udp_flood\"",
+            "test = \"udp_flood\"\nstations = [\"fast\", \"medium\"]",
+        ),
+        &["bad.toml:17:1: traffic.0.stations: no station named `medium`; stations: fast, slow"],
+    );
+    refused(
+        &SMALL.replace("udp_flood", "udp_flod"),
+        &[
+            "bad.toml:16:1: traffic.0.test: unknown test `udp_flod`",
+            "tcp_download",
+        ],
+    );
+    refused(
+        &SMALL.replace("test = \"udp_flood\"", "test = \"ping\"\nrate_mbps = 2"),
+        &["traffic.0.rate_mbps: `rate_mbps` does not apply to test `ping`"],
+    );
+}
+
+#[test]
+fn unknown_groups_are_refused() {
+    refused(
+        &SMALL.replace("mcs = 7", "mcs = 7\ngroup = \"guests\""),
+        &["bad.toml:9:1: station.0.group: no [[ap.group]] is named `guests`"],
+    );
+}
+
+#[test]
+fn bad_overrides_name_the_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "small.toml", SMALL);
+    let check = |set: &str, expected: &str| {
+        airq()
+            .arg("check")
+            .arg(&path)
+            .args(["--set", set])
+            .assert()
+            .failure()
+            .stderr(contains(expected));
+    };
+    check(
+        "station.2.mcs=7",
+        "--set station.2.mcs=7: `station` has 2 entries (indices 0 to 1)",
+    );
+    check(
+        "duration.x=1",
+        "--set duration.x=1: `duration` is float, not a table",
+    );
+    check(
+        "station.1.mcs=40",
+        "small.toml:13:1: station.1.mcs: HT MCS 40 is out of range",
+    );
+    check("station.1.mcs=40", "(set by --set station.1.mcs=40)");
+    check("ap.speed=1", "ap.speed: unknown field `speed`");
+    check("nokey", "--set nokey: expected key.path=value");
+}
+
+#[test]
+fn bad_configs_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "small.toml", SMALL);
+    airq()
+        .arg("run")
+        .arg(&path)
+        .args(["--config", "codel"])
+        .assert()
+        .failure()
+        .stderr(contains(
+            "--config: unknown AP configuration `codel`; presets: fifo",
+        ));
+    airq()
+        .arg("compare")
+        .arg(&path)
+        .args(["--configs", "fifo,fifo"])
+        .assert()
+        .failure()
+        .stderr(contains("`fifo` is listed twice"));
+}
