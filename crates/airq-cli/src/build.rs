@@ -8,7 +8,7 @@ use crate::scenario::{Scenario, Test, Traffic};
 use airq::Instant;
 use airq_sim::ap::ApConfig;
 use airq_sim::sim::BssScenario;
-use airq_sim::traffic::{App, FlowSpec, Load, SATURATED_BACKLOG_PACKETS};
+use airq_sim::traffic::{App, Direction, FlowSpec, Load, SATURATED_BACKLOG_PACKETS};
 
 /// What one run of the simulator needs.
 #[derive(Clone, Debug)]
@@ -17,13 +17,18 @@ pub struct SimInputs {
     pub bss: BssScenario,
     /// The AP's queueing, one choice per layer.
     pub ap: ApConfig,
+    /// The test each of `bss.flows` comes from.
+    pub flow_tests: Vec<&'static str>,
 }
 
 /// The simulator's inputs for `scenario` with the AP configured as `config`.
 pub fn build(scenario: &Scenario, config: &str) -> Result<SimInputs, CliError> {
     let mut flows = Vec::new();
+    let mut flow_tests = Vec::new();
     for t in &scenario.traffic {
-        flows.extend(flows_of(t)?);
+        let made = flows_of(t)?;
+        flow_tests.extend(std::iter::repeat_n(t.name, made.len()));
+        flows.extend(made);
     }
     let stations = scenario.stations.iter().map(|s| s.link.clone()).collect();
     let mut bss = BssScenario::new(scenario.bss.clone(), stations, flows);
@@ -34,7 +39,11 @@ pub fn build(scenario: &Scenario, config: &str) -> Result<SimInputs, CliError> {
     bss.sample_step = Some(scenario.step);
     bss.seed = scenario.seed;
     let ap = scenario.ap.config(config)?;
-    Ok(SimInputs { bss, ap })
+    Ok(SimInputs {
+        bss,
+        ap,
+        flow_tests,
+    })
 }
 
 /// Whether every test of `scenario` can run today (the error says which cannot).
@@ -45,14 +54,15 @@ pub fn check_runnable(scenario: &Scenario) -> Result<(), CliError> {
         .try_for_each(|t| flows_of(t).map(drop))
 }
 
-/// The simulator's flows for one `[[traffic]]` entry: `flows` per station.
+/// The simulator's flows for one `[[traffic]]` entry: `flows` times the test's flows
+/// per station.
 fn flows_of(t: &Traffic) -> Result<Vec<FlowSpec>, CliError> {
-    let template = |station: u16| -> Result<FlowSpec, CliError> {
-        let mut f = match &t.test {
+    let template = |station: u16| -> Result<Vec<FlowSpec>, CliError> {
+        let mut made = match &t.test {
             Test::UdpFlood {
                 direction,
                 payload_bytes,
-            } => FlowSpec::new(
+            } => vec![FlowSpec::new(
                 station,
                 *direction,
                 App::Udp {
@@ -61,12 +71,12 @@ fn flows_of(t: &Traffic) -> Result<Vec<FlowSpec>, CliError> {
                     },
                     payload_bytes: *payload_bytes,
                 },
-            ),
+            )],
             Test::UdpCbr {
                 direction,
                 rate_bps,
                 payload_bytes,
-            } => FlowSpec::new(
+            } => vec![FlowSpec::new(
                 station,
                 *direction,
                 App::Udp {
@@ -75,24 +85,30 @@ fn flows_of(t: &Traffic) -> Result<Vec<FlowSpec>, CliError> {
                     },
                     payload_bytes: *payload_bytes,
                 },
-            ),
+            )],
+            Test::Ping { interval } => vec![FlowSpec::ping(station, *interval)],
+            Test::Voip => [Direction::Downlink, Direction::Uplink]
+                .map(|d| FlowSpec::voip(station, d))
+                .to_vec(),
             Test::TcpDownload
             | Test::TcpUpload
             | Test::TcpBidirectional
             | Test::Rrul { .. }
-            | Test::Ping { .. }
-            | Test::Voip
             | Test::Http { .. } => return Err(not_yet_supported(t)),
         };
-        f.dscp = t.dscp;
-        f.start = Instant::ZERO + t.start;
-        f.stop = t.stop.map(|s| Instant::ZERO + s);
-        Ok(f)
+        for f in &mut made {
+            f.dscp = t.dscp;
+            f.start = Instant::ZERO + t.start;
+            f.stop = t.stop.map(|s| Instant::ZERO + s);
+        }
+        Ok(made)
     };
     let mut flows = Vec::new();
     for &station in &t.stations {
-        let f = template(station)?;
-        flows.extend(std::iter::repeat_n(f, t.flows as usize));
+        let made = template(station)?;
+        for _ in 0..t.flows {
+            flows.extend(made.iter().cloned());
+        }
     }
     Ok(flows)
 }

@@ -2,12 +2,15 @@
 //! becomes a [`ResultsFile`]. Everything here is measured by the simulator; this file
 //! only converts units and summarises (shares, means).
 
+use crate::build::SimInputs;
 use crate::results::{
-    ChannelSummary, Metadata, ResultsFile, Series, StationSummary, FORMAT_NAME, FORMAT_VERSION,
+    ChannelSummary, FlowSummary, Metadata, Percentiles, QueueSeries, ResultsFile, Series,
+    StationSummary, VoipResult, FORMAT_NAME, FORMAT_VERSION,
 };
 use crate::scenario::Scenario;
-use airq_sim::ap::ApConfig;
+use airq_sim::distribution::Distribution;
 use airq_sim::metrics::{Metrics, StationMetrics};
+use airq_sim::traffic::Direction;
 use airq_sim::txpath::DropCause;
 
 /// How a run went, apart from what it measured.
@@ -26,17 +29,62 @@ pub struct RunInfo {
 /// The results file of one run of `scenario`.
 pub fn collect(
     scenario: &Scenario,
-    ap: &ApConfig,
+    input: &SimInputs,
     metrics: &Metrics,
     info: RunInfo,
 ) -> ResultsFile {
+    let ap = &input.ap;
     let shares = metrics.airtime_shares();
     let stations = scenario
         .stations
         .iter()
         .zip(&metrics.stations)
         .enumerate()
-        .map(|(i, (station, m))| station_summary(station, m, metrics.goodput_mbps(i), shares[i]))
+        .map(|(i, (station, m))| {
+            let mut summary = station_summary(station, m, metrics.goodput_mbps(i), shares[i]);
+            summary.ping_rtt_ms = ping_percentiles(metrics, i);
+            summary
+        })
+        .collect();
+    let secs = metrics.duration.as_secs_f64();
+    let flows = input
+        .bss
+        .flows
+        .iter()
+        .zip(&input.flow_tests)
+        .zip(&metrics.flows)
+        .map(|((spec, test), m)| FlowSummary {
+            station: scenario.stations[usize::from(spec.station)].name.clone(),
+            test: test.to_string(),
+            direction: match spec.direction {
+                Direction::Downlink => "down",
+                Direction::Uplink => "up",
+            }
+            .to_string(),
+            dscp: spec.dscp.get(),
+            goodput_mbps: if secs > 0.0 {
+                m.rx_bytes as f64 * 8.0 / secs / 1e6
+            } else {
+                0.0
+            },
+            rtt_ms: m
+                .rtt
+                .iter()
+                .map(|s| [s.at.as_secs_f64(), ms(s.rtt)])
+                .collect(),
+            voip: m.voip.map(|v| VoipResult {
+                sent: v.sent,
+                received: v.received,
+                loss_fraction: v.loss_fraction,
+                jitter_ms: ms(v.jitter),
+                mean_delay_ms: v.mean_delay_ms,
+                mouth_to_ear_ms: v.mouth_to_ear_ms,
+                r: v.r,
+                mos: v.mos,
+            }),
+            tcp: None,
+            page_load_s: Vec::new(),
+        })
         .collect();
     let c = &metrics.channel;
     let channel = ChannelSummary {
@@ -67,9 +115,40 @@ pub fn collect(
             step_s: scenario.step.as_secs_f64(),
         },
         stations,
+        flows,
         channel,
         series: series(metrics),
+        ap_queue: QueueSeries {
+            step_s: input.bss.queue_sample_step.map_or(0.0, |s| s.as_secs_f64()),
+            queued_packets: metrics.ap_queue.iter().map(|d| d.queued_packets).collect(),
+            driver_frames: metrics.ap_queue.iter().map(|d| d.driver_frames).collect(),
+            driver_airtime_ms: metrics
+                .ap_queue
+                .iter()
+                .map(|d| ms(d.driver_airtime))
+                .collect(),
+        },
     }
+}
+
+fn ms(d: airq::Duration) -> f64 {
+    d.as_nanos() as f64 / 1e6
+}
+
+/// Percentiles of the RTTs of every ping flow to `station`; `None` without replies.
+fn ping_percentiles(metrics: &Metrics, station: usize) -> Option<Percentiles> {
+    let rtts: Vec<f64> = metrics
+        .flows
+        .iter()
+        .filter(|f| usize::from(f.station) == station)
+        .flat_map(|f| f.rtt.iter().map(|s| ms(s.rtt)))
+        .collect();
+    let p = Distribution::new(rtts).ok()?.percentiles()?;
+    Some(Percentiles {
+        p50: p.p50,
+        p90: p.p90,
+        p99: p.p99,
+    })
 }
 
 fn station_summary(
@@ -103,7 +182,6 @@ fn station_summary(
         mean_delay_ms: (received > 0)
             .then(|| m.delay_sum.as_nanos() as f64 / received as f64 / 1e6),
         max_delay_ms: m.delay_max.as_nanos() as f64 / 1e6,
-        // The simulator measures no ping yet; when it does, its RTT percentiles go here.
         ping_rtt_ms: None,
     }
 }
@@ -182,8 +260,8 @@ mod tests {
             started_utc: "2025-01-01T00:00:00Z".into(),
             wall_s: 0.5,
         };
-        let ap = ApConfig::preset("fifo").unwrap();
-        let r = collect(&scenario, &ap, &metrics, info);
+        let input = crate::build::build(&scenario, "fifo").unwrap();
+        let r = collect(&scenario, &input, &metrics, info);
         let (sa, sb) = (&r.stations[0], &r.stations[1]);
         // Application bytes: 2 MB in 2 s = 8 Mbit/s; 0.5 MB up = 2 Mbit/s.
         assert_eq!((sa.goodput_mbps, sb.goodput_mbps), (8.0, 2.0));

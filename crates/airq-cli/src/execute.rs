@@ -68,8 +68,7 @@ fn run_one(plan: &Plan, config: &str, input: SimInputs) -> Result<ResultsFile, C
     let scenario = plan.scenario;
     let started_utc = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
     let wall = std::time::Instant::now();
-    let ap = input.ap.clone();
-    let mut sim = Sim::new(input.bss, &input.ap)
+    let mut sim = Sim::new(input.bss.clone(), &input.ap)
         .map_err(|e| CliError::new(format!("{}: as {config}: {e}", scenario.path)))?;
     let bar = plan.progress.bar(config, scenario.duration);
     let end = Instant::ZERO + scenario.duration;
@@ -94,5 +93,5 @@ fn run_one(plan: &Plan, config: &str, input: SimInputs) -> Result<ResultsFile, C
         started_utc,
         wall_s,
     };
-    Ok(collect(scenario, &ap, sim.metrics(), info))
+    Ok(collect(scenario, &input, sim.metrics(), info))
 }

@@ -31,10 +31,90 @@ pub struct ResultsFile {
     pub metadata: Metadata,
     /// Per station, in scenario order.
     pub stations: Vec<StationSummary>,
+    /// Per flow, in the order the scenario's traffic made them.
+    pub flows: Vec<FlowSummary>,
     /// The channel over the whole run.
     pub channel: ChannelSummary,
     /// The time series.
     pub series: Series,
+    /// The AP's queue depth at a finer step, for depth histograms.
+    pub ap_queue: QueueSeries,
+}
+
+/// One flow over the whole run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlowSummary {
+    /// The station at its wireless end.
+    pub station: String,
+    /// The scenario test that made it (`tcp_download`, `ping`, ...).
+    pub test: String,
+    /// `down` (server → station) or `up`.
+    pub direction: String,
+    /// Its DiffServ codepoint.
+    pub dscp: u8,
+    /// Application bytes delivered per second.
+    pub goodput_mbps: f64,
+    /// Ping round trips: `[t_s, rtt_ms]` per reply, in arrival order.
+    pub rtt_ms: Vec<[f64; 2]>,
+    /// A VoIP leg's quality at its receiver.
+    pub voip: Option<VoipResult>,
+    /// TCP counters of its connections, summed.
+    pub tcp: Option<TcpResult>,
+    /// Web page load times, s.
+    pub page_load_s: Vec<f64>,
+}
+
+/// A VoIP call leg at its receiver, rated with the ITU-T G.107 E-model.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VoipResult {
+    /// RTP packets sent and received.
+    pub sent: u64,
+    /// Received in time to be played.
+    pub received: u64,
+    /// Lost or too late, as a fraction of those sent.
+    pub loss_fraction: f64,
+    /// RFC 3550 interarrival jitter, ms.
+    pub jitter_ms: f64,
+    /// Mean one-way delay, ms.
+    pub mean_delay_ms: f64,
+    /// The E-model's mouth-to-ear delay, ms.
+    pub mouth_to_ear_ms: f64,
+    /// Transmission rating R.
+    pub r: f64,
+    /// Mean opinion score from R (G.107 Annex B).
+    pub mos: f64,
+}
+
+/// What a flow's TCP connections counted (both ends).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TcpResult {
+    /// Segments sent again (fast retransmit, RTO, tail loss probe).
+    pub retransmits: u64,
+    /// Retransmission timeouts.
+    pub rto_timeouts: u64,
+    /// CE-marked segments received.
+    pub ce_received: u64,
+    /// Window reductions on an ECN echo.
+    pub ecn_reductions: u64,
+    /// Connections opened.
+    pub connections: u64,
+}
+
+/// The AP's queue depth at every queue-sampling step.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QueueSeries {
+    /// Between two samples, s.
+    pub step_s: f64,
+    /// Packets in the qdisc and MAC queues.
+    pub queued_packets: Vec<u64>,
+    /// Frames in the driver or firmware.
+    pub driver_frames: Vec<u64>,
+    /// Their expected airtime, ms.
+    pub driver_airtime_ms: Vec<f64>,
 }
 
 /// What was run, how and when.
@@ -166,6 +246,8 @@ pub struct Series {
     pub rx_bytes: Vec<Vec<u64>>,
     /// Per sample, per station: airtime, s.
     pub airtime_s: Vec<Vec<f64>>,
+    /// Per sample, per flow: application bytes delivered.
+    pub flow_rx_bytes: Vec<Vec<u64>>,
     /// Packets in the AP's qdisc and MAC queues.
     pub ap_queued_packets: Vec<u64>,
     /// Frames handed to the driver or firmware and not yet completed, and their airtime.
