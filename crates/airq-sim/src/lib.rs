@@ -15,6 +15,7 @@ pub mod packet;
 pub mod rng;
 pub mod sim;
 pub mod station;
+pub mod tcp;
 pub mod tid_tx;
 pub mod traffic;
 pub mod txpath;

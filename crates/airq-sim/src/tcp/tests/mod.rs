@@ -1,0 +1,7 @@
+//! Tests of the TCP model, most of them against published theory, in a small
+//! deterministic dumbbell test bed (`testbed.rs`).
+
+mod basics;
+mod sharing;
+mod testbed;
+mod theory;
