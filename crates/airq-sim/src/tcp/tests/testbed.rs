@@ -5,20 +5,12 @@
 //! segments before the queue, and a per-test drop filter. Events run in (time, insertion)
 //! order (`crate::event::EventQueue`), randomness comes from `RngRoot`.
 
+pub(super) use super::bottleneck::QueueSpec;
+use super::bottleneck::{Pkt, Queue};
 use crate::event::EventQueue;
 use crate::rng::{RngRoot, RngStream};
 use crate::tcp::{Outgoing, Segment, TcpConfig, TcpEndpoint};
-use airq::{CodelParams, Duration, Ecn, Fq, FqParams, Instant, Packet, Quantum, TinId};
-use std::collections::VecDeque;
-
-/// The bottleneck queue.
-#[derive(Clone, Copy, Debug)]
-pub(super) enum QueueSpec {
-    /// Tail drop beyond this many packets.
-    Fifo { limit_packets: usize },
-    /// `sch_fq_codel` defaults (1514-byte quantum, 5 ms / 100 ms), ECN marking or not.
-    FqCodel { ecn: bool },
-}
+use airq::{Duration, Ecn, Instant, Packet};
 
 /// The path.
 #[derive(Clone, Copy, Debug)]
@@ -33,41 +25,6 @@ pub(super) struct PathSpec {
 
 /// Decides whether to drop a client segment: (segment, now, client cwnd) → drop?
 pub(super) type DropFilter = Box<dyn FnMut(&Segment, Instant, u32) -> bool>;
-
-/// One IP packet on the path.
-#[derive(Clone, Debug)]
-struct Pkt {
-    flow: usize,
-    segment: Segment,
-    ecn: Ecn,
-    enqueue_time: Instant,
-}
-
-impl Packet for Pkt {
-    fn len_bytes(&self) -> u32 {
-        self.segment.ip_len()
-    }
-    fn flow_hash(&self) -> u32 {
-        (self.flow as u32).wrapping_mul(0x9e37_79b9)
-    }
-    fn enqueue_time(&self) -> Instant {
-        self.enqueue_time
-    }
-    fn set_enqueue_time(&mut self, now: Instant) {
-        self.enqueue_time = now;
-    }
-    fn ecn_capable(&self) -> bool {
-        self.ecn.is_capable()
-    }
-    fn set_ce(&mut self) {
-        self.ecn = Ecn::Ce;
-    }
-}
-
-enum Queue {
-    Fifo { limit: usize, q: VecDeque<Pkt> },
-    FqCodel { fq: Box<Fq<Pkt>>, tin: TinId },
-}
 
 enum Event {
     /// A segment reaches an endpoint (`to_server`: the data direction).
@@ -112,30 +69,13 @@ pub(super) struct Testbed {
     pub(super) ce_marks: u64,
     events_run: u64,
     root: RngRoot,
+    /// Check every endpoint's accounting before each event.
+    pub(super) check_invariants: bool,
 }
 
 impl Testbed {
     pub(super) fn new(path: PathSpec, seed: u64) -> Testbed {
-        let queue = match path.queue {
-            QueueSpec::Fifo { limit_packets } => Queue::Fifo {
-                limit: limit_packets,
-                q: VecDeque::new(),
-            },
-            QueueSpec::FqCodel { ecn } => {
-                let params = FqParams {
-                    quantum: Quantum::Bytes(1514),
-                    limit_packets: 10_240,
-                    codel: CodelParams {
-                        ecn,
-                        ..CodelParams::default()
-                    },
-                    ..FqParams::default()
-                };
-                let mut fq = Box::new(Fq::new(params).expect("valid fq_codel parameters"));
-                let tin = fq.add_tin();
-                Queue::FqCodel { fq, tin }
-            }
-        };
+        let queue = Queue::new(path.queue);
         Testbed {
             path,
             flows: Vec::new(),
@@ -151,6 +91,7 @@ impl Testbed {
             ce_marks: 0,
             events_run: 0,
             root: RngRoot::new(seed),
+            check_invariants: false,
         }
     }
 
@@ -183,6 +124,34 @@ impl Testbed {
         flow
     }
 
+    /// Lets a test act on an endpoint at the current time (write, close); what it sends
+    /// goes on the path.
+    pub(super) fn act(
+        &mut self,
+        flow: usize,
+        server: bool,
+        f: impl FnOnce(&mut TcpEndpoint, Instant, &mut Vec<Outgoing>),
+    ) {
+        let now = self.now;
+        let mut out = Vec::new();
+        let fl = &mut self.flows[flow];
+        f(
+            if server {
+                &mut fl.server
+            } else {
+                &mut fl.client
+            },
+            now,
+            &mut out,
+        );
+        if server {
+            self.send_from_server(flow, out);
+        } else {
+            self.send_from_client(flow, now, out);
+        }
+        self.arm(flow, server);
+    }
+
     /// Runs every event up to and including `until`.
     pub(super) fn run_until(&mut self, until: Instant) {
         while let Some(at) = self.events.peek_time() {
@@ -193,6 +162,9 @@ impl Testbed {
             self.now = at;
             self.events_run += 1;
             assert!(self.events_run < 50_000_000, "livelock: too many events");
+            if self.check_invariants {
+                self.assert_invariants();
+            }
             match event {
                 Event::Arrive {
                     flow,
@@ -313,22 +285,7 @@ impl Testbed {
     }
 
     fn enqueue(&mut self, pkt: Pkt) {
-        let now = self.now;
-        match &mut self.queue {
-            Queue::Fifo { limit, q } => {
-                if q.len() >= *limit {
-                    self.queue_drops += 1;
-                } else {
-                    q.push_back(pkt);
-                }
-            }
-            Queue::FqCodel { fq, tin } => {
-                let mut drops = 0;
-                fq.enqueue(*tin, pkt, now, |_| drops += 1)
-                    .expect("the tin exists");
-                self.queue_drops += drops;
-            }
-        }
+        self.queue_drops += self.queue.enqueue(pkt, self.now);
     }
 
     /// Starts sending the next queued packet if the link is idle.
@@ -337,17 +294,8 @@ impl Testbed {
             return;
         }
         let now = self.now;
-        let pkt = match &mut self.queue {
-            Queue::Fifo { q, .. } => q.pop_front(),
-            Queue::FqCodel { fq, tin } => {
-                let mut drops = 0;
-                let p = fq
-                    .dequeue(*tin, now, |_| drops += 1)
-                    .expect("the tin exists");
-                self.queue_drops += drops;
-                p
-            }
-        };
+        let (pkt, drops) = self.queue.dequeue(now);
+        self.queue_drops += drops;
         let Some(pkt) = pkt else { return };
         if pkt.ecn == Ecn::Ce {
             self.ce_marks += 1;
@@ -374,9 +322,7 @@ impl Testbed {
             f.client.assert_invariants();
             f.server.assert_invariants();
         }
-        if let Queue::FqCodel { fq, .. } = &self.queue {
-            fq.assert_invariants();
-        }
+        self.queue.assert_invariants();
     }
 }
 
@@ -386,4 +332,21 @@ pub(super) fn linux(cc: crate::tcp::CongestionControl) -> TcpConfig {
         cc,
         ..TcpConfig::default()
     }
+}
+
+/// A FIFO bottleneck path: rate, RTT (split evenly), packet limit, no random loss.
+pub(super) fn fifo_path(rate_mbps: u64, rtt_ms: u64, limit: usize) -> PathSpec {
+    PathSpec {
+        rate_bps: rate_mbps * 1_000_000,
+        delay: Duration::from_millis(rtt_ms / 2),
+        queue: QueueSpec::Fifo {
+            limit_packets: limit,
+        },
+        loss: 0.0,
+    }
+}
+
+/// A default Linux host: CUBIC.
+pub(super) fn cubic() -> TcpConfig {
+    linux(crate::tcp::CongestionControl::Cubic)
 }
