@@ -3,7 +3,7 @@
 //! NewReno's throughput under random loss against Mathis et al. (1997).
 
 use super::testbed::{linux, PathSpec, QueueSpec, Testbed};
-use crate::tcp::CongestionControl;
+use crate::tcp::{CongestionControl, TcpConfig};
 use airq::{Duration, Instant};
 
 const MSS: f64 = 1448.0;
@@ -153,4 +153,37 @@ fn newreno_throughput_follows_mathis() {
             measured / mathis
         );
     }
+}
+
+/// HyStart (Linux's default) ends slow start on the ACK train / delay increase before a
+/// deep FIFO overflows; without it slow start runs into the buffer and loses packets.
+#[test]
+fn hystart_leaves_slow_start_before_the_buffer_overflows() {
+    let run = |hystart: bool| {
+        let path = PathSpec {
+            rate_bps: 20_000_000,
+            delay: Duration::from_millis(10),
+            queue: QueueSpec::Fifo { limit_packets: 300 },
+            loss: 0.0,
+        };
+        let mut tb = Testbed::new(path, 1);
+        let cfg = TcpConfig {
+            hystart,
+            ..linux(CongestionControl::Cubic)
+        };
+        tb.add_flow(&cfg, &cfg, Instant::ZERO, u64::MAX);
+        tb.run_until(Instant::from_secs(2));
+        let f = &tb.flows[0];
+        let exit = f.trace.iter().find(|t| t.2 < 0x7fff_ffff).copied();
+        (exit, tb.queue_drops, f.client.stats().fast_recoveries)
+    };
+    let (exit, drops, recoveries) = run(true);
+    let (exit_at, cwnd, ssthresh) = exit.expect("slow start ended");
+    println!("HyStart: slow start ended at {exit_at} with cwnd {cwnd}, ssthresh {ssthresh}; drops {drops}");
+    // BDP = 20 Mbit/s · 20 ms = 34 packets; the 300-packet FIFO holds 9 BDPs.
+    assert_eq!((drops, recoveries), (0, 0));
+    assert!((17..=140).contains(&ssthresh), "ssthresh {ssthresh}");
+    let (_, drops, recoveries) = run(false);
+    println!("without HyStart: drops {drops}, fast recoveries {recoveries}");
+    assert!(drops > 0 && recoveries > 0);
 }
