@@ -233,6 +233,7 @@ impl TcpEndpoint {
         self.snd.write_total - self.stats.bytes_acked
     }
 
+    /// The connection state.
     pub fn state(&self) -> TcpState {
         self.state
     }

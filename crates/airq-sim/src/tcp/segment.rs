@@ -23,8 +23,11 @@ pub const MAX_SACK_BLOCKS: usize = 3;
 /// The TCP header flags the model uses (no RST, PSH or URG).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct TcpFlags {
+    /// Synchronize: opens the connection, takes one sequence number.
     pub syn: bool,
+    /// Finish: no more data from the sender, takes one sequence number.
     pub fin: bool,
+    /// The acknowledgment field is valid.
     pub ack: bool,
     /// ECN-Echo (RFC 3168 §6.1.1 on a SYN, §6.1.3 afterwards).
     pub ece: bool,
@@ -36,7 +39,9 @@ pub struct TcpFlags {
 /// (RFC 2018 §3: left edge, right edge = next sequence number after the block).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SackBlock {
+    /// Left edge: the first sequence number held.
     pub start: u64,
+    /// Right edge: the sequence number after the last one held.
     pub end: u64,
 }
 
@@ -49,10 +54,12 @@ pub struct Segment {
     pub ack: u64,
     /// Payload bytes.
     pub len: u32,
+    /// SYN, FIN, ACK, ECE, CWR.
     pub flags: TcpFlags,
     /// SACK blocks, the first `sack_len` valid; a D-SACK block first if any (RFC 2883),
     /// then the most recently changed block (RFC 2018 §4).
     pub sack: [SackBlock; MAX_SACK_BLOCKS],
+    /// How many of `sack` are valid.
     pub sack_len: u8,
     /// Receive window in bytes, already scaled (RFC 7323 §2).
     pub window: u64,
@@ -122,6 +129,7 @@ impl Segment {
 /// A segment handed to the network by an endpoint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Outgoing {
+    /// The segment to carry.
     pub segment: Segment,
     /// Send with ECT(0) in the IP header: new data on an ECN connection. Pure ACKs, SYNs
     /// and retransmissions are Not-ECT (RFC 3168 §6.1.4, §6.1.5; Linux `tcp_ecn_send`).
