@@ -19,6 +19,7 @@ pub mod packet;
 pub mod rng;
 pub mod sim;
 pub mod station;
+pub mod tcp;
 pub mod testbed;
 pub mod tid_tx;
 pub mod traffic;
