@@ -193,6 +193,7 @@ fn series(metrics: &Metrics) -> Series {
         s.rx_bytes.push(sample.rx_bytes.clone());
         s.airtime_s
             .push(sample.airtime.iter().map(|a| a.as_secs_f64()).collect());
+        s.flow_rx_bytes.push(sample.flow_rx_bytes.clone());
         s.ap_queued_packets.push(sample.ap.queued_packets);
         s.ap_driver_frames.push(sample.ap.driver_frames);
         s.ap_driver_airtime_ms

@@ -25,3 +25,4 @@ pub mod tid_tx;
 pub mod traffic;
 pub mod txpath;
 pub mod voip_stats;
+pub mod wired;

@@ -1,6 +1,7 @@
 //! What a run measures: per station, per flow, for the channel and for the simulator
 //! itself. Everything here is counted as it happens in the simulation.
 
+use crate::tcp::TcpStats;
 use crate::txpath::DropCause;
 use crate::voip_stats::VoipStats;
 use airq::Duration;
@@ -80,6 +81,30 @@ pub struct FlowMetrics {
     pub rtt: Vec<RttSample>,
     /// Call quality at the receiver of a VoIP flow.
     pub voip: Option<VoipSummary>,
+    /// TCP counters of the flow's connections, both ends summed.
+    pub tcp: Option<TcpCounters>,
+    /// Load times of the web pages completed, in order.
+    pub page_loads: Vec<Duration>,
+}
+
+/// What a flow's TCP endpoints counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TcpCounters {
+    pub connections: u64,
+    pub retransmits: u64,
+    pub rto_timeouts: u64,
+    pub ce_received: u64,
+    pub ecn_reductions: u64,
+}
+
+impl TcpCounters {
+    /// Adds one endpoint's statistics.
+    pub fn add(&mut self, s: &TcpStats) {
+        self.retransmits += s.retransmits;
+        self.rto_timeouts += s.rto_timeouts;
+        self.ce_received += s.ce_received;
+        self.ecn_reductions += s.ecn_reductions;
+    }
 }
 
 /// What the receiver of a VoIP call leg measured, and the E-model's verdict.

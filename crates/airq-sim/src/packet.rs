@@ -2,6 +2,7 @@
 //! (length, flow hash, ECN, TID), where it came from and where it goes, and when it was
 //! made, so that delay can be measured end to end.
 
+use crate::tcp::Segment;
 use airq::{Ecn, Instant, Packet, Tid};
 
 /// A node of the BSS: the AP or a station (index from 0). The wired server is not a
@@ -40,6 +41,8 @@ pub enum Payload {
     },
     /// An RTP packet of a VoIP call leg.
     Voip { seq: u64 },
+    /// A segment of TCP connection `conn` of the flow.
+    Tcp { conn: u32, segment: Box<Segment> },
 }
 
 /// One IP packet.

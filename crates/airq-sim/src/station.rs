@@ -100,10 +100,16 @@ impl TxPath for StationTx {
     fn tx_done(&mut self, ppdu: Ppdu, _airtime: Duration, _now: Instant, out: &mut TxOutput) {
         let tid = usize::from(ppdu.tid.get());
         let c = &mut self.completion;
-        self.tids[tid].complete(ppdu, self.bss.retry_limit, c);
+        let tid_tx = &mut self.tids[tid];
+        tid_tx.complete(ppdu, self.bss.retry_limit, c);
         c.retried = 0;
-        out.delivered.append(&mut c.delivered);
-        out.dropped
-            .extend(c.dropped.drain(..).map(|p| (p, DropCause::RetryLimit)));
+        for (seq, p) in c.delivered.drain(..) {
+            tid_tx.receive(seq, p);
+        }
+        for (seq, p) in c.dropped.drain(..) {
+            tid_tx.give_up(seq);
+            out.dropped.push((p, DropCause::RetryLimit));
+        }
+        tid_tx.release(&mut out.delivered);
     }
 }

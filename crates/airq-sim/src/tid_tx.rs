@@ -40,13 +40,14 @@ impl AggregateLimits {
     }
 }
 
-/// What became of the MPDUs of a finished PPDU.
+/// What became of the MPDUs of a finished PPDU, with their sequence numbers.
 #[derive(Debug, Default)]
 pub struct Completion {
-    /// Received: for the receiver.
-    pub delivered: Vec<SimPacket>,
-    /// Dropped at the retry limit.
-    pub dropped: Vec<SimPacket>,
+    /// Acknowledged: the caller accounts them, then hands them to the recipient's
+    /// reordering buffer ([`TidTx::receive`]).
+    pub delivered: Vec<(u64, SimPacket)>,
+    /// Dropped at the retry limit (the caller tells the buffer, [`TidTx::give_up`]).
+    pub dropped: Vec<(u64, SimPacket)>,
     /// MPDUs that failed and wait for another try (the caller resets it).
     pub retried: u32,
 }
@@ -60,6 +61,20 @@ pub struct TidTx {
     pending: VecDeque<Mpdu>,
     /// Sequence numbers in flight (sent, outcome not known yet), oldest first.
     in_flight: VecDeque<u64>,
+    /// The recipient's reordering buffer (10.25.6.6, receive reordering buffer control)
+    /// from sequence number `release_next` (WinStartB) on: MPDUs received after a gap
+    /// are held until every earlier one has been received or given up, so that MSDUs
+    /// reach the recipient's upper layer in order.
+    reorder: VecDeque<RxSlot>,
+    release_next: u64,
+}
+
+/// One sequence number in the recipient's reordering buffer.
+#[derive(Debug)]
+enum RxSlot {
+    Awaited,
+    Received(SimPacket),
+    GivenUp,
 }
 
 impl TidTx {
@@ -158,8 +173,8 @@ impl TidTx {
         ))
     }
 
-    /// Takes back a finished PPDU of this TID: received MPDUs are delivered, failed ones
-    /// count a retry and wait for the next PPDU, or are dropped at `retry_limit`.
+    /// Takes back a finished PPDU of this TID: received MPDUs are acknowledged, failed
+    /// ones count a retry and wait for the next PPDU, or are dropped at `retry_limit`.
     pub fn complete(&mut self, ppdu: Ppdu, retry_limit: u8, out: &mut Completion) {
         let mut failed = Vec::new();
         for mut mpdu in ppdu.mpdus {
@@ -167,12 +182,12 @@ impl TidTx {
                 self.in_flight.remove(i);
             }
             if mpdu.ok {
-                out.delivered.push(mpdu.packet);
+                out.delivered.push((mpdu.seq, mpdu.packet));
                 continue;
             }
             mpdu.retries += 1;
             if mpdu.retries >= retry_limit {
-                out.dropped.push(mpdu.packet);
+                out.dropped.push((mpdu.seq, mpdu.packet));
             } else {
                 out.retried += 1;
                 failed.push(mpdu);
@@ -187,5 +202,43 @@ impl TidTx {
                 .unwrap_or(self.pending.len());
             self.pending.insert(at, mpdu);
         }
+    }
+
+    /// The recipient received MPDU `seq`.
+    pub fn receive(&mut self, seq: u64, packet: SimPacket) {
+        self.hold(seq, RxSlot::Received(packet));
+    }
+
+    /// The originator gave MPDU `seq` up: the recipient stops waiting for it (in the
+    /// standard a BlockAckReq moves its window, 10.25.6.6; its airtime is not modelled).
+    pub fn give_up(&mut self, seq: u64) {
+        self.hold(seq, RxSlot::GivenUp);
+    }
+
+    /// Hands the recipient's upper layer every MPDU now in order.
+    pub fn release(&mut self, out: &mut Vec<SimPacket>) {
+        while !matches!(self.reorder.front(), None | Some(RxSlot::Awaited)) {
+            if let Some(RxSlot::Received(packet)) = self.reorder.pop_front() {
+                out.push(packet);
+            }
+            self.release_next += 1;
+        }
+    }
+
+    /// MPDUs held in the recipient's reordering buffer behind a gap.
+    pub fn held_by_recipient(&self) -> usize {
+        self.reorder
+            .iter()
+            .filter(|s| matches!(s, RxSlot::Received(_)))
+            .count()
+    }
+
+    /// Puts sequence number `seq`'s outcome into the reordering buffer.
+    fn hold(&mut self, seq: u64, slot: RxSlot) {
+        let at = (seq - self.release_next) as usize;
+        if self.reorder.len() <= at {
+            self.reorder.resize_with(at + 1, || RxSlot::Awaited);
+        }
+        self.reorder[at] = slot;
     }
 }

@@ -1,6 +1,6 @@
 //! The traffic of a scenario: flows between the wired server and a station, each run by
-//! an application — UDP (saturated or at a constant bit rate), ICMP echo (ping) or a
-//! VoIP call leg.
+//! an application — UDP (saturated or at a constant bit rate), ICMP echo (ping), a
+//! VoIP call leg, a bulk TCP transfer or web page loads.
 //!
 //! A saturated UDP flow keeps a fixed number of its packets queued at its sender (the AP
 //! for downlink, the station for uplink), topped up as they leave: the sender never runs
@@ -9,6 +9,7 @@
 //! departure).
 
 use crate::dscp::{Dscp, BE};
+use crate::tcp::TcpConfig;
 use crate::voip_stats::VoipConfig;
 use airq::{Duration, Instant};
 
@@ -57,6 +58,45 @@ pub enum App {
     /// One direction of a G.711 call: an RTP packet of 20 ms of speech every 20 ms,
     /// rated at the receiver with the E-model ([`crate::voip_stats`]).
     Voip { config: VoipConfig },
+    /// A bulk TCP transfer in the flow's direction for as long as the flow runs (a
+    /// netperf TCP_STREAM or TCP_MAERTS). The station opens the connection.
+    Tcp { config: TcpConfig },
+    /// Web page loads by the station from the server, one after another.
+    Http { config: TcpConfig, page: WebPage },
+}
+
+/// A web page as a browser loads it: a document, then the objects it references.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WebPage {
+    /// Object sizes in bytes, the document first.
+    pub objects: Vec<u32>,
+    /// Parallel connections for the objects after the document (browsers: 6 per host).
+    pub connections: u8,
+    /// Keep connections open from one page to the next (HTTP/1.1 keep-alive), or open
+    /// new ones for every page.
+    pub keep_alive: bool,
+    /// Pause between a page's last byte and the next page.
+    pub think_time: Duration,
+    /// Bytes of one HTTP request.
+    pub request_bytes: u32,
+}
+
+impl Default for WebPage {
+    /// A small page: a 14.4 kB document and 12 objects of 4 to 48 kB (about 300 kB in
+    /// all), six connections, new connections per page, 1 s think time, 400-byte
+    /// requests.
+    fn default() -> Self {
+        WebPage {
+            objects: vec![
+                14_400, 48_000, 32_000, 24_000, 24_000, 16_000, 16_000, 8_000, 8_000, 4_000, 4_000,
+                48_000, 48_000,
+            ],
+            connections: 6,
+            keep_alive: false,
+            think_time: Duration::from_secs(1),
+            request_bytes: 400,
+        }
+    }
 }
 
 /// One flow of the scenario.
@@ -126,12 +166,26 @@ impl FlowSpec {
         }
     }
 
-    /// IP packet length of the flow's datagrams or echo requests.
-    pub fn packet_bytes(&self) -> u32 {
+    /// A bulk TCP transfer (Linux defaults: CUBIC, SACK, ECN off as Linux clients
+    /// default to).
+    pub fn tcp_bulk(station: u16, direction: Direction) -> FlowSpec {
+        FlowSpec::new(
+            station,
+            direction,
+            App::Tcp {
+                config: TcpConfig::default(),
+            },
+        )
+    }
+
+    /// IP packet length of the flow's datagrams or echo requests (`None` for TCP,
+    /// whose segments vary).
+    pub fn packet_bytes(&self) -> Option<u32> {
         match self.app {
-            App::Udp { payload_bytes, .. } => payload_bytes + UDP_IP_HEADER_BYTES,
-            App::Ping { payload_bytes, .. } => payload_bytes + ICMP_IP_HEADER_BYTES,
-            App::Voip { .. } => G711_FRAME_BYTES + RTP_HEADER_BYTES + UDP_IP_HEADER_BYTES,
+            App::Udp { payload_bytes, .. } => Some(payload_bytes + UDP_IP_HEADER_BYTES),
+            App::Ping { payload_bytes, .. } => Some(payload_bytes + ICMP_IP_HEADER_BYTES),
+            App::Voip { .. } => Some(G711_FRAME_BYTES + RTP_HEADER_BYTES + UDP_IP_HEADER_BYTES),
+            App::Tcp { .. } | App::Http { .. } => None,
         }
     }
 
@@ -153,7 +207,7 @@ impl FlowSpec {
                 load: Load::Cbr { rate_bps },
                 ..
             } if rate_bps > 0 => Some(Duration::from_nanos(
-                u64::from(self.packet_bytes()) * 8 * 1_000_000_000 / rate_bps,
+                u64::from(self.packet_bytes()?) * 8 * 1_000_000_000 / rate_bps,
             )),
             App::Ping { interval, .. } if interval > Duration::ZERO => Some(interval),
             App::Voip { .. } => Some(G711_INTERVAL),

@@ -17,6 +17,7 @@ use super::txq_key::TxqKey;
 use crate::frame::Ppdu;
 use crate::link::{BssConfig, StationLink};
 use crate::packet::SimPacket;
+use crate::tid_tx::TidTx;
 use crate::txpath::{DropCause, TxOutput, TxPath};
 use airq::airtime::AirtimeScheduler;
 use airq::aql::Aql;
@@ -240,6 +241,12 @@ impl ApTx {
     /// Every station's counters, by station index.
     pub fn stations_stats(&self) -> &[StationTxStats] {
         &self.lower.ledger.stations
+    }
+
+    /// Acknowledged packets the stations hold in their reordering buffers behind a gap
+    /// (counted delivered, not yet handed on).
+    pub fn held_by_recipients(&self) -> usize {
+        self.lower.tid_tx.iter().map(TidTx::held_by_recipient).sum()
     }
 
     /// All stations' counters summed.

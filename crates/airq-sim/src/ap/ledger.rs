@@ -104,12 +104,12 @@ impl Ledger {
         out.dropped.push((p, cause));
     }
 
-    /// A frame below the MAC of `airtime_us` was received by its station.
-    pub(super) fn deliver(&mut self, airtime_us: u32, p: SimPacket, out: &mut TxOutput) {
-        self.left(Layer::Driver(airtime_us), &p);
+    /// A frame below the MAC of `airtime_us` was acknowledged by its station (which
+    /// hands it on once its reordering buffer releases it).
+    pub(super) fn deliver(&mut self, airtime_us: u32, p: &SimPacket) {
+        self.left(Layer::Driver(airtime_us), p);
         let s = &mut self.stations[usize::from(p.station)];
         s.delivered_packets += 1;
         s.delivered_bytes += u64::from(p.len_bytes);
-        out.delivered.push(p);
     }
 }

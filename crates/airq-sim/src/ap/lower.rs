@@ -257,20 +257,24 @@ impl Lower {
         completion.retried = 0;
         let rate = links[usize::from(station)].rate;
         let (mut released_us, mut frames, mut woke) = (0u32, 0u32, false);
-        for p in completion.delivered.drain(..) {
+        let tid_tx = &mut tid_tx[key.index()];
+        for (seq, p) in completion.delivered.drain(..) {
             let us = gate.estimate_us(&rate, p.len_bytes, ac);
             released_us = released_us.saturating_add(us);
             frames += 1;
             woke |= mac.frame_done(ac);
-            ledger.deliver(us, p, out);
+            ledger.deliver(us, &p);
+            tid_tx.receive(seq, p);
         }
-        for p in completion.dropped.drain(..) {
+        for (seq, p) in completion.dropped.drain(..) {
             let us = gate.estimate_us(&rate, p.len_bytes, ac);
             released_us = released_us.saturating_add(us);
             frames += 1;
             woke |= mac.frame_done(ac);
+            tid_tx.give_up(seq);
             ledger.drop(Layer::Driver(us), p, DropCause::RetryLimit, out);
         }
+        tid_tx.release(&mut out.delivered);
         gate.complete(station, ac, released_us, now, mac.has_queue(key));
         Some(Completed { key, frames, woke })
     }

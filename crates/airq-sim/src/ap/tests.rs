@@ -274,7 +274,12 @@ fn run_ops(config: &ApConfig, ops: &[Op]) {
         let in_flight = air.iter().flatten().map(|p| p.mpdus.len()).sum();
         ap.assert_invariants(in_flight);
         let t = ap.total_stats();
-        assert_eq!((t.delivered_packets, t.drops.total()), (delivered, dropped));
+        let held = ap.held_by_recipients() as u64;
+        assert_eq!(
+            (t.delivered_packets, t.drops.total()),
+            (delivered + held, dropped),
+            "acknowledged = handed on + held in the stations' reordering buffers"
+        );
         if let Some(aql) = ap.aql() {
             assert_eq!(aql.stats().underflows, 0, "AQL released more than charged");
         }

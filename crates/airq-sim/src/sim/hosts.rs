@@ -1,12 +1,15 @@
 //! The hosts' side of the loop: the flows' applications making packets at the server and
 //! the stations, the wired link, and what arrives at a packet's destination.
 
+use super::http::HttpState;
+use super::tcp_flows::Connection;
 use super::{Event, Sim};
-use crate::flow_hash::{flow_hash, FiveTuple, PROTO_ICMP, PROTO_UDP};
+use crate::flow_hash::{flow_hash, FiveTuple, PROTO_ICMP, PROTO_TCP, PROTO_UDP};
 use crate::metrics::RttSample;
 use crate::packet::{FlowIndex, NodeId, Payload, SimPacket};
 use crate::traffic::{App, Direction, FlowSpec, UDP_IP_HEADER_BYTES};
 use crate::voip_stats::VoipStats;
+use crate::wired::{TOWARDS_AP, TOWARDS_SERVER};
 use airq::{Ecn, Instant, Tid};
 
 /// The server's IPv4 address (10.0.0.1); station `i` is 10.0.1.(i + 1) and so on.
@@ -22,6 +25,8 @@ fn five_tuple(spec: &FlowSpec, flow: u32, conn: u32, uplink: bool) -> FiveTuple 
         App::Udp { .. } => (PROTO_UDP, 5001),
         App::Ping { .. } => (PROTO_ICMP, 0),
         App::Voip { .. } => (PROTO_UDP, 5004),
+        App::Tcp { .. } => (PROTO_TCP, 5001),
+        App::Http { .. } => (PROTO_TCP, 80),
     };
     let station_port = 32768 + ((flow * 64 + conn) % 28232) as u16;
     let down = FiveTuple {
@@ -48,6 +53,10 @@ pub(super) struct FlowState {
     pub next_seq: u32,
     /// The receiver's statistics of a VoIP flow.
     pub voip: Option<VoipStats>,
+    /// TCP connections, by index (`None` once forgotten).
+    pub conns: Vec<Option<Connection>>,
+    /// The web client of an HTTP flow.
+    pub http: HttpState,
 }
 
 impl FlowState {
@@ -112,11 +121,14 @@ impl Sim {
             self.drain_out();
             self.update_access(node);
         } else {
-            let wired = self.scenario.wired;
-            let start = self.now.max(self.wire_free[0]);
-            self.wire_free[0] = start + wired.serialization(packet.len_bytes);
-            self.events
-                .schedule(self.wire_free[0] + wired.delay, Event::ArriveAtAp(packet));
+            self.wire_send(TOWARDS_AP, packet);
+        }
+    }
+
+    fn wire_send(&mut self, dir: usize, packet: SimPacket) {
+        let link = self.scenario.wired;
+        if let Some(t) = self.wire[dir].send(&link, self.now, packet) {
+            self.events.schedule(t, Event::WireArrival(dir));
         }
     }
 
@@ -128,7 +140,9 @@ impl Sim {
             return;
         }
         let interval = spec.interval().expect("a periodic flow has an interval");
-        let len = spec.packet_bytes();
+        let len = spec
+            .packet_bytes()
+            .expect("a periodic flow's packets have a size");
         self.events
             .schedule(self.now + interval, Event::Periodic(flow));
         let f = &mut self.flows[flow as usize];
@@ -141,6 +155,7 @@ impl Sim {
                 reply: false,
                 sent: self.now,
             },
+            App::Tcp { .. } | App::Http { .. } => unreachable!("TCP flows are not periodic"),
             App::Voip { .. } => {
                 let stats = f.voip.as_mut().expect("a VoIP flow has statistics");
                 let recorded = stats.record_sent(u64::from(seq));
@@ -176,7 +191,7 @@ impl Sim {
                 if state.queued >= backlog_packets || !state.spec.active_at(self.now) {
                     continue;
                 }
-                let len = state.spec.packet_bytes();
+                let len = state.spec.packet_bytes().expect("a UDP flow");
                 let packet = self.make_packet(f, 0, false, len, Payload::Udp);
                 self.flows[f as usize].queued += 1;
                 added = true;
@@ -220,13 +235,7 @@ impl Sim {
         if packet.uplink {
             m.rx_bytes_up += u64::from(packet.len_bytes);
             m.rx_packets_up += 1;
-            let wired = self.scenario.wired;
-            let start = self.now.max(self.wire_free[1]);
-            self.wire_free[1] = start + wired.serialization(packet.len_bytes);
-            self.events.schedule(
-                self.wire_free[1] + wired.delay,
-                Event::ArriveAtServer(packet),
-            );
+            self.wire_send(TOWARDS_SERVER, packet);
         } else {
             m.rx_bytes_down += u64::from(packet.len_bytes);
             m.rx_packets_down += 1;
@@ -243,12 +252,16 @@ impl Sim {
         m.delay_max = m.delay_max.max(delay);
         let flow = packet.flow.0;
         let fm = &mut self.metrics.flows[flow as usize];
-        match packet.payload {
+        match &packet.payload {
+            Payload::Tcp { conn, segment } => {
+                let (conn, segment) = (*conn, **segment);
+                self.tcp_receive(&packet, conn, &segment);
+            }
             Payload::Udp => {
                 fm.rx_bytes += u64::from(packet.len_bytes - UDP_IP_HEADER_BYTES);
                 fm.rx_packets += 1;
             }
-            Payload::Echo {
+            &Payload::Echo {
                 seq,
                 reply: false,
                 sent,
@@ -267,7 +280,7 @@ impl Sim {
                 );
                 self.send(reply);
             }
-            Payload::Voip { seq } => {
+            &Payload::Voip { seq } => {
                 fm.rx_bytes += u64::from(packet.len_bytes - UDP_IP_HEADER_BYTES);
                 fm.rx_packets += 1;
                 let stats = self.flows[flow as usize].voip.as_mut();
@@ -277,7 +290,7 @@ impl Sim {
                     "a VoIP packet arrives once"
                 );
             }
-            Payload::Echo {
+            &Payload::Echo {
                 reply: true, sent, ..
             } => {
                 fm.rx_packets += 1;

@@ -4,48 +4,32 @@
 
 use crate::ap::{ApConfig, ApConfigError, ApTx};
 use hosts::FlowState;
+use tcp_flows::Side;
 
 mod air;
 mod hosts;
+mod http;
+mod tcp_flows;
 use crate::dscp::tid_for_dscp;
 use crate::edca::EdcaAcParams;
 use crate::event::EventQueue;
 use crate::frame::Ppdu;
 use crate::link::{BssConfig, StationLink};
 use crate::medium::{Access, EdcafId, Medium};
-use crate::metrics::{FlowMetrics, Metrics, QueueDepth, Sample, StationMetrics, VoipSummary};
-use crate::packet::{NodeId, SimPacket};
+use crate::metrics::{
+    FlowMetrics, Metrics, QueueDepth, Sample, StationMetrics, TcpCounters, VoipSummary,
+};
+use crate::packet::NodeId;
 use crate::rng::{RngRoot, RngStream};
 use crate::station::{StationTx, STATION_QUEUE_PACKETS};
+use crate::tcp::{Outgoing, TcpConfigError};
 use crate::traffic::{App, FlowSpec, Load};
 use crate::txpath::TxOutput;
 use crate::voip_stats::VoipStats;
+pub use crate::wired::WiredLink;
+use crate::wired::{WireDirection, TOWARDS_SERVER};
 use airq::phy::ack_duration;
 use airq::{Duration, Instant};
-
-/// The wired link between the server and the AP.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WiredLink {
-    pub rate_bps: u64,
-    /// One-way propagation delay.
-    pub delay: Duration,
-}
-
-impl Default for WiredLink {
-    /// 1 Gbit/s, 1 ms: a LAN testbed.
-    fn default() -> Self {
-        WiredLink {
-            rate_bps: 1_000_000_000,
-            delay: Duration::from_millis(1),
-        }
-    }
-}
-
-impl WiredLink {
-    fn serialization(&self, bytes: u32) -> Duration {
-        Duration::from_nanos(u64::from(bytes) * 8 * 1_000_000_000 / self.rate_bps.max(1))
-    }
-}
 
 /// Everything about a BSS the simulator needs, apart from the AP's queueing.
 #[derive(Clone, Debug, PartialEq)]
@@ -90,10 +74,15 @@ enum Event {
     Periodic(u32),
     /// A saturated flow starts.
     Start(u32),
-    /// A downlink packet reaches the AP from the wired link.
-    ArriveAtAp(SimPacket),
-    /// An uplink packet reaches the server over the wired link.
-    ArriveAtServer(SimPacket),
+    /// The packet at the head of the wired link's direction `0` (towards the AP) or
+    /// `1` (towards the server) arrives.
+    WireArrival(usize),
+    /// The timer of one end of a TCP connection.
+    TcpTimer {
+        flow: u32,
+        conn: u32,
+        side: Side,
+    },
     /// Take a time-series sample.
     Sample,
     /// Take a queue-depth sample.
@@ -123,6 +112,15 @@ pub enum SimError {
     ZeroRate {
         flow: usize,
     },
+    /// A TCP flow's configuration is out of range.
+    Tcp {
+        flow: usize,
+        error: TcpConfigError,
+    },
+    /// A web page without objects, with an empty object or without connections.
+    BadPage {
+        flow: usize,
+    },
 }
 
 impl std::fmt::Display for SimError {
@@ -140,6 +138,12 @@ impl std::fmt::Display for SimError {
             SimError::ZeroRate { flow } => write!(
                 f,
                 "flow {flow}: a CBR rate or a ping interval must be above 0"
+            ),
+            SimError::Tcp { flow, error } => write!(f, "flow {flow}: TCP: {error}"),
+            SimError::BadPage { flow } => write!(
+                f,
+                "flow {flow}: a web page needs objects of at least 1 byte and at least 1 \
+                 connection"
             ),
         }
     }
@@ -165,12 +169,14 @@ pub struct Sim {
     collision: bool,
     contend_gen: u64,
     contend_at: Option<Instant>,
-    /// When the wired link is next free: towards the AP, towards the server.
-    wire_free: [Instant; 2],
+    /// The wired link: towards the AP, towards the server.
+    wire: [WireDirection; 2],
     next_packet_id: u64,
     /// Seed of the 5-tuple hashes, as Linux draws one at boot.
     hash_perturbation: u32,
     out: TxOutput,
+    /// Scratch buffer of TCP segments an endpoint sends.
+    tcp_out: Vec<Outgoing>,
     winners: Vec<EdcafId>,
     internal: Vec<EdcafId>,
     metrics: Metrics,
@@ -198,6 +204,16 @@ impl Sim {
             );
             if periodic && spec.interval().is_none() {
                 return Err(SimError::ZeroRate { flow });
+            }
+            if let App::Tcp { config } | App::Http { config, .. } = &spec.app {
+                config
+                    .validate()
+                    .map_err(|error| SimError::Tcp { flow, error })?;
+            }
+            if let App::Http { page, .. } = &spec.app {
+                if page.objects.is_empty() || page.objects.contains(&0) || page.connections == 0 {
+                    return Err(SimError::BadPage { flow });
+                }
             }
         }
         let ap = ApTx::new(ap, &scenario.bss, &scenario.stations).map_err(SimError::Ap)?;
@@ -243,6 +259,8 @@ impl Sim {
                     App::Voip { config } => Some(VoipStats::new(config)),
                     _ => None,
                 },
+                conns: Vec::new(),
+                http: Default::default(),
             })
             .collect();
         let mut saturated_by_node = vec![Vec::new(); n + 1];
@@ -250,6 +268,8 @@ impl Sim {
         for (i, f) in flows.iter().enumerate() {
             if f.spec.saturated_backlog().is_some() {
                 saturated_by_node[f.sender().index()].push(i as u32);
+                events.schedule(f.spec.start, Event::Start(i as u32));
+            } else if matches!(f.spec.app, App::Tcp { .. } | App::Http { .. }) {
                 events.schedule(f.spec.start, Event::Start(i as u32));
             } else {
                 events.schedule(f.spec.start, Event::Periodic(i as u32));
@@ -290,10 +310,11 @@ impl Sim {
             collision: false,
             contend_gen: 0,
             contend_at: None,
-            wire_free: [Instant::ZERO; 2],
+            wire: Default::default(),
             next_packet_id: 0,
             hash_perturbation,
             out: TxOutput::default(),
+            tcp_out: Vec::new(),
             winners: Vec::new(),
             internal: Vec::new(),
             metrics,
@@ -324,6 +345,18 @@ impl Sim {
         for (f, m) in self.flows.iter().zip(&mut self.metrics.flows) {
             if let Some(stats) = &f.voip {
                 m.voip = VoipSummary::of(stats);
+            }
+            if matches!(f.spec.app, App::Tcp { .. } | App::Http { .. }) {
+                let mut counters = TcpCounters {
+                    connections: f.conns.len() as u64,
+                    ..TcpCounters::default()
+                };
+                for c in f.conns.iter().flatten() {
+                    for end in &c.ends {
+                        counters.add(end.stats());
+                    }
+                }
+                m.tcp = Some(counters);
             }
         }
     }
@@ -356,18 +389,35 @@ impl Sim {
                 self.medium
                     .activate(EdcafId::new(NodeId::Ap, Access::Beacon), self.now);
             }
-            Event::Periodic(f) => self.periodic(f),
-            Event::Start(f) => {
-                let node = self.flows[f as usize].sender();
-                self.refill(node);
-                self.update_access(node);
-            }
-            Event::ArriveAtAp(packet) => {
+            Event::Periodic(f) => match self.flows[f as usize].spec.app {
+                App::Http { .. } => self.http_start_page(f),
+                _ => self.periodic(f),
+            },
+            Event::Start(f) => match self.flows[f as usize].spec.app {
+                App::Tcp { .. } => {
+                    self.tcp_open(f);
+                }
+                App::Http { .. } => self.http_start_page(f),
+                _ => {
+                    let node = self.flows[f as usize].sender();
+                    self.refill(node);
+                    self.update_access(node);
+                }
+            },
+            Event::TcpTimer { flow, conn, side } => self.tcp_timer(flow, conn, side),
+            Event::WireArrival(dir) => {
+                let (packet, next) = self.wire[dir].arrive();
+                if let Some(t) = next {
+                    self.events.schedule(t, Event::WireArrival(dir));
+                }
+                if dir == TOWARDS_SERVER {
+                    self.receive(packet);
+                    return;
+                }
                 self.enqueue_at(NodeId::Ap, packet);
                 self.drain_out();
                 self.update_access(NodeId::Ap);
             }
-            Event::ArriveAtServer(packet) => self.receive(packet),
             Event::QueueSample => {
                 let step = self.scenario.queue_sample_step.expect("sampling on");
                 self.events.schedule(self.now + step, Event::QueueSample);
