@@ -1,6 +1,7 @@
 //! `airq plot RESULTS... -p PLOT [-o FILE]`: one figure redrawn from results files alone,
 //! several files side by side as one comparison (one run per configuration, one
-//! scenario). `airq list plots` names the figures.
+//! scenario), in the order of `airq list configs` whatever order a shell glob gave them.
+//! `airq list plots` names the figures.
 
 use super::Verbosity;
 use crate::error::CliError;
@@ -8,6 +9,7 @@ use crate::export::draw_plot;
 use crate::report_view::comparison;
 use crate::results;
 use airq_report::PlotKind;
+use airq_sim::ap::PRESET_NAMES;
 use std::path::{Path, PathBuf};
 
 /// The default output file: `<scenario>-<plot>.png` in the current directory.
@@ -28,11 +30,18 @@ pub fn plot(
             "--plot: no plot `{plot}` (`airq list plots` names them)"
         ))
     })?;
-    let runs = paths
+    let mut runs = paths
         .iter()
-        .map(|p| results::load(p))
-        .collect::<Result<Vec<_>, _>>()?;
-    let c = comparison(paths.iter().map(PathBuf::as_path).zip(&runs))?;
+        .map(|p| Ok((p.as_path(), results::load(p)?)))
+        .collect::<Result<Vec<_>, CliError>>()?;
+    // Presets in the order each adds a layer of the fix; other names after them.
+    runs.sort_by_key(|(_, r)| {
+        PRESET_NAMES
+            .iter()
+            .position(|&p| p == r.metadata.config)
+            .unwrap_or(PRESET_NAMES.len())
+    });
+    let c = comparison(runs.iter().map(|(p, r)| (*p, r)))?;
     let path = output.map_or_else(
         || PathBuf::from(default_file_name(&c.scenario, kind)),
         Path::to_path_buf,
