@@ -1,5 +1,5 @@
 //! The command line (clap): `airq run`, `airq compare`, `airq list`, `airq check`,
-//! `airq show`.
+//! `airq show`, `airq plot`.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -46,10 +46,13 @@ pub enum Command {
         /// Worker threads (default: the machine's parallelism).
         #[arg(short, long)]
         jobs: Option<usize>,
+        /// Do not draw the plots (PNG, into the output directory).
+        #[arg(long)]
+        no_plots: bool,
     },
-    /// List scenarios, AP configurations or traffic tests.
+    /// List scenarios, AP configurations, traffic tests or plots.
     List {
-        /// scenarios (in --dir), configs (AP presets) or tests (traffic).
+        /// scenarios (in --dir), configs (AP presets), tests (traffic) or plots.
         what: ListWhat,
         /// Where `list scenarios` looks.
         #[arg(long, default_value = "scenarios")]
@@ -60,6 +63,18 @@ pub enum Command {
         #[arg(required = true)]
         /// Results files (`.json.gz`).
         results: Vec<PathBuf>,
+    },
+    /// Draw a plot from results files (several: one run per configuration, side by side).
+    Plot {
+        #[arg(required = true)]
+        /// Results files (`.json.gz`) of one scenario.
+        results: Vec<PathBuf>,
+        /// The plot (see `airq list plots`).
+        #[arg(short, long, value_parser = plot_names())]
+        plot: String,
+        /// The file to write, `.png` or `.svg` (default: `<scenario>-<plot>.png` here).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
     },
     /// Check scenario files: parse and validate, and say whether they can run today.
     Check {
@@ -81,6 +96,13 @@ pub enum ListWhat {
     Configs,
     /// The traffic tests a scenario may name.
     Tests,
+    /// The plots `airq plot` draws.
+    Plots,
+}
+
+/// The names `--plot` takes.
+fn plot_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(airq_report::PlotKind::ALL.map(|k| k.name()))
 }
 
 /// Options of `run` and `compare`.
@@ -106,6 +128,9 @@ pub struct RunArgs {
     /// Also write the per-station summary as CSV here.
     #[arg(long)]
     pub csv: Option<PathBuf>,
+    /// Also write each run as a flent data file (`.flent.gz`) beside its results file.
+    #[arg(long)]
+    pub flent: bool,
 }
 
 impl RunArgs {

@@ -1,7 +1,7 @@
 //! `airq`: the command-line tool. See `airq --help`.
 
 use airq_cli::cli::{Cli, Command};
-use airq_cli::commands::{check, list, run, show, Verbosity};
+use airq_cli::commands::{check, list, plot, run, show, Verbosity};
 use clap::Parser;
 
 fn main() {
@@ -19,10 +19,16 @@ fn main() {
             common,
             configs,
             jobs,
-        } => run::compare(common, configs, *jobs, verbosity),
+            no_plots,
+        } => run::compare(common, configs, *jobs, !*no_plots, verbosity),
         Command::List { what, dir } => list::list(*what, dir),
         Command::Check { scenarios, set } => check::check(scenarios, set),
         Command::Show { results } => show::show(results),
+        Command::Plot {
+            results,
+            plot,
+            output,
+        } => plot::plot(results, plot, output.as_deref(), verbosity),
     };
     if let Err(e) = result {
         eprintln!("airq: {e}");

@@ -1,7 +1,7 @@
 //! Where figures meet files: the output format comes from the path's extension (`.png` or
 //! `.svg`), the figure is drawn in memory on the matching plotters backend, and the bytes
 //! are written in one go, so a bad path is an I/O error naming the file and no partial
-//! image is left behind by a failed drawing.
+//! image is left behind by a failed drawing. Text on PNGs is drawn by [`GlyphText`].
 
 use std::path::Path;
 
@@ -11,6 +11,7 @@ use plotters::prelude::{IntoDrawingArea, SVGBackend};
 
 use crate::error::ReportError;
 use crate::font;
+use crate::glyphs::GlyphText;
 
 /// The image formats a figure can be written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,7 +71,8 @@ pub(crate) fn render(figure: &impl Figure, path: &Path) -> Result<(), ReportErro
         Format::Png => {
             let mut rgb = vec![0u8; size.0 as usize * size.1 as usize * 3];
             {
-                let root = BitMapBackend::with_buffer(&mut rgb, size).into_drawing_area();
+                let backend = BitMapBackend::with_buffer(&mut rgb, size);
+                let root = GlyphText::new(backend, font::face()?).into_drawing_area();
                 figure.draw(&root).map_err(failed)?;
                 root.present().map_err(|e| failed(e.into()))?;
             }

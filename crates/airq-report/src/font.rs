@@ -6,6 +6,7 @@
 
 use std::sync::OnceLock;
 
+use ab_glyph::FontRef;
 use plotters::style::{register_font, FontStyle};
 
 use crate::error::ReportError;
@@ -28,6 +29,19 @@ pub(crate) fn ensure_registered() -> Result<(), ReportError> {
             "ab_glyph could not parse it",
         ))
     }
+}
+
+/// The embedded face, parsed once, for text drawn by [`crate::glyphs`].
+pub(crate) fn face() -> Result<&'static FontRef<'static>, ReportError> {
+    static FACE: OnceLock<Option<FontRef<'static>>> = OnceLock::new();
+    FACE.get_or_init(|| FontRef::try_from_slice(DEJAVU_SANS).ok())
+        .as_ref()
+        .ok_or_else(|| {
+            ReportError::invalid(
+                "embedded font DejaVuSans.ttf",
+                "ab_glyph could not parse it",
+            )
+        })
 }
 
 #[cfg(test)]

@@ -29,6 +29,7 @@ pub mod demo;
 pub mod error;
 pub mod flent;
 mod font;
+mod glyphs;
 pub mod model;
 mod plot;
 mod theme;

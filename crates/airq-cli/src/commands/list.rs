@@ -1,8 +1,9 @@
-//! `airq list scenarios|configs|tests`.
+//! `airq list scenarios|configs|tests|plots`.
 
 use crate::cli::ListWhat;
 use crate::error::{io_error, CliError};
 use crate::scenario::TESTS;
+use airq_report::PlotKind;
 use airq_sim::ap::PRESET_NAMES;
 use std::path::Path;
 
@@ -28,6 +29,11 @@ pub fn list(what: ListWhat, dir: &Path) -> Result<(), CliError> {
         ListWhat::Tests => {
             for t in TESTS {
                 println!("{:<18} {}", t.name, t.about);
+            }
+        }
+        ListWhat::Plots => {
+            for kind in PlotKind::ALL {
+                println!("{:<12} {}", kind.name(), kind.description());
             }
         }
     }

@@ -3,16 +3,19 @@
 
 pub mod check;
 pub mod list;
+pub mod plot;
 pub mod run;
 pub mod show;
 
 use crate::cli::RunArgs;
 use crate::error::{io_error, CliError};
 use crate::execute::{run_all, Plan};
+use crate::export::{flent_file_name, write_flent_files};
 use crate::progress::Progress;
 use crate::results::{self, ResultsFile};
 use crate::scenario::Scenario;
 use crate::summary;
+use std::path::PathBuf;
 
 /// How much to print.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,7 +29,7 @@ pub enum Verbosity {
 }
 
 /// Runs `configs` of `scenario` and writes the results files, and the `--json` and
-/// `--csv` summaries if asked.
+/// `--csv` summaries and `--flent` data files if asked.
 pub fn run_and_write(
     scenario: &Scenario,
     configs: &[String],
@@ -46,14 +49,19 @@ pub fn run_and_write(
     })?;
     std::fs::create_dir_all(&args.output)
         .map_err(|e| io_error("cannot create", &args.output, e))?;
+    let verbose = verbosity == Verbosity::Verbose;
     for r in &runs {
-        let m = &r.metadata;
-        let path = args
-            .output
-            .join(results::file_name(&m.scenario, &m.config, m.seed));
+        let path = results_path(r, args);
         results::save(r, &path)?;
-        if verbosity == Verbosity::Verbose {
+        if verbose {
             eprintln!("wrote {}", path.display());
+        }
+    }
+    if args.flent {
+        for path in write_flent_files(&runs, &args.output)? {
+            if verbose {
+                eprintln!("wrote {}", path.display());
+            }
         }
     }
     if let Some(path) = &args.json {
@@ -65,7 +73,15 @@ pub fn run_and_write(
     Ok(runs)
 }
 
-/// Where the results files of `runs` went (one name, or a `*` for the configuration).
+/// The results file of `r` in the output directory of `args`.
+pub fn results_path(r: &ResultsFile, args: &RunArgs) -> PathBuf {
+    let m = &r.metadata;
+    args.output
+        .join(results::file_name(&m.scenario, &m.config, m.seed))
+}
+
+/// Where the results files of `runs` went (one name, or a `*` for the configuration),
+/// and their flent files with `--flent`: one line each.
 pub fn written(runs: &[ResultsFile], args: &RunArgs) -> String {
     let m = &runs[0].metadata;
     let config = if runs.len() == 1 {
@@ -74,5 +90,12 @@ pub fn written(runs: &[ResultsFile], args: &RunArgs) -> String {
         "*"
     };
     let name = results::file_name(&m.scenario, config, m.seed);
-    format!("results: {}", args.output.join(name).display())
+    let mut lines = format!("results: {}", args.output.join(name).display());
+    if args.flent {
+        let flent = args
+            .output
+            .join(flent_file_name(&m.scenario, config, m.seed));
+        lines += &format!("\nflent: {}", flent.display());
+    }
+    lines
 }

@@ -1,9 +1,10 @@
 //! `airq run` and `airq compare`.
 
-use super::{run_and_write, written, Verbosity};
+use super::{results_path, run_and_write, written, Verbosity};
 use crate::cli::RunArgs;
 use crate::error::CliError;
 use crate::execute::default_jobs;
+use crate::export::write_standard_plots;
 use crate::scenario::{self, ap::check_preset};
 use crate::table;
 
@@ -20,11 +21,13 @@ pub fn run(args: &RunArgs, config: Option<&str>, verbosity: Verbosity) -> Result
     Ok(())
 }
 
-/// `airq compare SCENARIO [--configs a,b,...]`.
+/// `airq compare SCENARIO [--configs a,b,...]`; draws the standard plots unless `plots`
+/// is false.
 pub fn compare(
     args: &RunArgs,
     configs: &[String],
     jobs: Option<usize>,
+    plots: bool,
     verbosity: Verbosity,
 ) -> Result<(), CliError> {
     if configs.is_empty() {
@@ -45,6 +48,14 @@ pub fn compare(
     if verbosity != Verbosity::Quiet {
         print!("{}", table::compare_table(&runs));
         println!("{}", written(&runs, args));
+    }
+    if plots {
+        let paths: Vec<_> = runs.iter().map(|r| results_path(r, args)).collect();
+        for plot in write_standard_plots(&runs, &paths, &args.output)? {
+            if verbosity != Verbosity::Quiet {
+                println!("plot: {}", plot.display());
+            }
+        }
     }
     Ok(())
 }

@@ -2,7 +2,9 @@
 //! files, determinism. Runs are short (1–2 simulated seconds) to keep this fast in debug.
 
 mod errors;
+mod flent;
 mod outputs;
+mod plots;
 mod policies;
 mod scenarios;
 
@@ -43,11 +45,52 @@ mcs = 0
 test = "udp_flood"
 "#;
 
+/// [`SMALL`] with a ping to each station beside the floods, 0.2 s steps.
+pub const PING: &str = r#"name = "ping-small"
+duration = 2.0
+step = 0.2
+seed = 3
+
+[[station]]
+name = "fast"
+standard = "ht"
+mcs = 7
+
+[[station]]
+name = "slow"
+standard = "ht"
+mcs = 0
+
+[[traffic]]
+test = "udp_flood"
+
+[[traffic]]
+test = "ping"
+interval_ms = 100
+"#;
+
 /// Writes `text` as `name` in `dir`.
 pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, text).expect("temp dir is writable");
     path
+}
+
+/// The standard output of a successful `assert`.
+pub fn stdout(assert: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8(assert.get_output().stdout.clone()).expect("UTF-8 output")
+}
+
+/// Checks that `path` is a PNG with something drawn in it (a blank 1200-pixel-wide
+/// figure compresses to a few kB).
+pub fn assert_png(path: &Path) {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert!(
+        bytes.starts_with(b"\x89PNG") && bytes.len() > 20_000,
+        "{}: {} bytes, not a drawn PNG",
+        path.display(),
+        bytes.len()
+    );
 }
 
 /// A JSON summary without its wall-clock fields, for comparing runs.

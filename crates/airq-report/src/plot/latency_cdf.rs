@@ -2,7 +2,8 @@
 //! axis in ms: the form of Figure 2 of "Ending the Anomaly" (USENIX ATC 2017), where the
 //! latency of each queueing design reads as how far right its curves sit.
 //!
-//! Each curve is the empirical CDF F̂(x) = (1/n)·#{i : xᵢ ≤ x}, drawn as its exact step
+//! A design whose pings all went unanswered says so in its panel. Each curve is the
+//! empirical CDF F̂(x) = (1/n)·#{i : xᵢ ≤ x}, drawn as its exact step
 //! function.
 
 use plotters::coord::types::RangedCoordf64;
@@ -11,7 +12,7 @@ use plotters::prelude::{DrawingArea, DrawingBackend, LineSeries};
 use plotters::style::Color;
 
 use super::axis::LogAxis;
-use super::layout::{chart_in, draw_mesh, figure_width, labels_across, layout, Axes};
+use super::layout::{chart_in, draw_mesh, draw_note, figure_width, labels_across, layout, Axes};
 use super::legend::{draw_legend, Entry, Marker};
 use super::StationColours;
 use crate::canvas::{DrawFailure, Figure};
@@ -73,6 +74,9 @@ impl Figure for LatencyCdf<'_> {
                     light_lines: (9, 1),
                 },
             )?;
+            if run.stations.iter().all(|s| s.ping_rtt_ms.is_empty()) {
+                draw_note(&chart, "no ping replies")?;
+            }
             for sta in &run.stations {
                 let rtts: Vec<f64> = sta.ping_rtt_ms.iter().map(|p| p.1).collect();
                 let colour = self.colours.colour(&sta.name);

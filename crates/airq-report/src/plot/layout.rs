@@ -5,6 +5,7 @@ use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::{Cartesian2d, ChartBuilder, ChartContext, DrawingArea, DrawingBackend};
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{Color, WHITE};
 
 use super::axis::format_tick;
@@ -30,8 +31,8 @@ pub(crate) fn layout<DB: DrawingBackend>(
     grid: (usize, usize),
 ) -> Result<Layout<DB>, DrawFailure> {
     root.fill(&WHITE)?;
-    // The top margin keeps the title's ascenders on the canvas: plotters places ab_glyph
-    // text about a quarter of its size higher than its layout box says.
+    // The top margin keeps the title's ascenders well inside the canvas (SVG viewers place
+    // text by their own font's metrics).
     let body = root.margin(10, 0, 0, 0).titled(title, theme::title())?;
     if grid.0 * grid.1 > panels {
         let mut cells = body.split_evenly(grid);
@@ -116,6 +117,25 @@ where
         mesh.x_label_formatter(&tick_label);
     }
     mesh.draw()?;
+    Ok(())
+}
+
+/// Writes `note` (why a panel is empty) in the middle of a chart's plotting area.
+pub(crate) fn draw_note<DB, X, Y>(
+    chart: &ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    note: &str,
+) -> Result<(), DrawFailure>
+where
+    DB: DrawingBackend,
+    X: Ranged,
+    Y: Ranged,
+{
+    let area = chart.plotting_area().strip_coord_spec();
+    let (w, h) = area.dim_in_pixel();
+    let style = theme::text(theme::AXIS_LABEL_PX)
+        .color(&theme::TOTAL_COLOUR)
+        .pos(Pos::new(HPos::Center, VPos::Center));
+    area.draw_text(note, &style, (w as i32 / 2, h as i32 / 2))?;
     Ok(())
 }
 

@@ -75,7 +75,8 @@ impl<'c> QueueDepth<'c> {
             .iter()
             .flatten()
             .fold(0.0, |a, &b| f64::max(a, b));
-        let x: RangedCoordf64 = (0.0..bins as f64 * width).into();
+        // One empty bin on the right, so the deepest bin does not sit on the frame.
+        let x: RangedCoordf64 = (0.0..(bins + 1) as f64 * width).into();
         let mut chart = chart_in(panel, caption, x, zero_based(top))?;
         draw_mesh(
             &mut chart,

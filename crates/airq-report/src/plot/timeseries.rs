@@ -1,6 +1,7 @@
 //! Goodput and ping RTT over time, one column per AP design: goodput per station on top,
-//! RTT per station (log scale) below, as flent's `all_scaled` plot stacks its panels. All
-//! columns share their axes so the designs compare at a glance.
+//! RTT per station (log scale) below, as flent's `all_scaled` plot stacks its panels; the
+//! RTT row only when some station pinged, and a design whose pings all went unanswered
+//! says so. All columns share their axes so the designs compare at a glance.
 
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
@@ -8,7 +9,7 @@ use plotters::prelude::{DashedLineSeries, DrawingArea, DrawingBackend, LineSerie
 use plotters::style::Color;
 
 use super::axis::LogAxis;
-use super::layout::{chart_in, draw_mesh, figure_width, layout, zero_based, Axes};
+use super::layout::{chart_in, draw_mesh, draw_note, figure_width, layout, zero_based, Axes};
 use super::legend::{draw_legend, Entry, Marker};
 use super::StationColours;
 use crate::canvas::{DrawFailure, Figure};
@@ -101,7 +102,9 @@ impl<'c> Timeseries<'c> {
         y_desc: &str,
     ) -> Result<(), DrawFailure> {
         let x: RangedCoordf64 = (0.0..self.duration_s).into();
-        let y = self.rtt_axis.unwrap_or(LogAxis::covering(1.0, 100.0));
+        let Some(y) = self.rtt_axis else {
+            return Ok(());
+        };
         let caption = format!("{}: ping RTT", run.config);
         let mut chart = chart_in(panel, &caption, x, y)?;
         draw_mesh(
@@ -115,6 +118,9 @@ impl<'c> Timeseries<'c> {
                 light_lines: (1, 9),
             },
         )?;
+        if run.stations.iter().all(|s| s.ping_rtt_ms.is_empty()) {
+            draw_note(&chart, "no ping replies")?;
+        }
         for sta in &run.stations {
             let colour = self.colours.colour(&sta.name);
             let points = sta.ping_rtt_ms.iter().copied();
@@ -133,12 +139,13 @@ impl Figure for Timeseries<'_> {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawFailure> {
-        let title = format!(
-            "{}: goodput and ping RTT over time",
-            self.comparison.scenario
-        );
+        let (what, rows) = match self.rtt_axis {
+            Some(_) => ("goodput and ping RTT", 2),
+            None => ("goodput", 1),
+        };
+        let title = format!("{}: {what} over time", self.comparison.scenario);
         let columns = self.comparison.runs.len();
-        let frame = layout(root, &title, 2 * columns, (2, columns))?;
+        let frame = layout(root, &title, rows * columns, (rows, columns))?;
         for (i, run) in self.comparison.runs.iter().enumerate() {
             // Rows share their y axes: the first column names them for the row.
             let (goodput, rtt) = if i == 0 {
@@ -147,7 +154,9 @@ impl Figure for Timeseries<'_> {
                 ("", "")
             };
             self.draw_goodput(run, &frame.panels[i], goodput)?;
-            self.draw_rtt(run, &frame.panels[columns + i], rtt)?;
+            if rows == 2 {
+                self.draw_rtt(run, &frame.panels[columns + i], rtt)?;
+            }
         }
         let mut entries: Vec<Entry> = self
             .colours

@@ -1,0 +1,90 @@
+//! Files drawn from results files with `airq-report`: the standard plots of a comparison
+//! (what `compare` writes beside its results) and one flent data file per run (`--flent`),
+//! which `flent -i FILE` loads, plots and compares with testbed measurements.
+
+use crate::error::CliError;
+use crate::report_view::{comparison, run_view};
+use crate::results::ResultsFile;
+use airq_report::flent::FLENT_SUFFIX;
+use airq_report::{draw, write_flent, Comparison, PlotKind, ReportError};
+use std::path::{Path, PathBuf};
+
+/// The plots `compare` draws: every kind the runs have data for (a latency CDF only when
+/// some station pinged, queue depths only when some run had a firmware driver queue).
+pub fn standard_plots(c: &Comparison) -> Vec<PlotKind> {
+    let stations = || c.runs.iter().flat_map(|r| &r.stations);
+    let pinged = stations().any(|s| !s.ping_rtt_ms.is_empty());
+    let driver_queue = c.runs.iter().any(|r| {
+        r.driver_queue
+            .as_ref()
+            .is_some_and(|q| !q.frames.is_empty())
+    });
+    PlotKind::ALL
+        .into_iter()
+        .filter(|k| match k {
+            PlotKind::LatencyCdf => pinged,
+            PlotKind::QueueDepth => driver_queue,
+            PlotKind::Goodput | PlotKind::Airtime | PlotKind::Timeseries => true,
+        })
+        .collect()
+}
+
+/// The file name of a comparison's plot: `<scenario>-seed<N>-<plot>.png`.
+pub fn plot_file_name(scenario: &str, seed: u64, kind: PlotKind) -> String {
+    format!("{scenario}-seed{seed}-{}.png", kind.name())
+}
+
+/// Draws `kind` of `c` into `path` (PNG or SVG by its extension); a plot without data
+/// says which scenarios have it.
+pub fn draw_plot(kind: PlotKind, c: &Comparison, path: &Path) -> Result<(), CliError> {
+    draw(kind, c, path).map_err(|e| {
+        let hint = match (&e, kind) {
+            (ReportError::EmptyData { .. }, PlotKind::LatencyCdf) => {
+                " (the scenario needs a `ping` or `rrul` test)"
+            }
+            (ReportError::EmptyData { .. }, PlotKind::QueueDepth) => {
+                " (only the firmware driver has one: `airtime_aql`, or `[ap] driver = \"firmware\"`)"
+            }
+            _ => "",
+        };
+        CliError::new(format!("cannot draw the {} plot: {e}{hint}", kind.name()))
+    })
+}
+
+/// Draws the standard plots of `runs` (one scenario and seed; `paths` are their results
+/// files, for errors) into `dir`; returns the files written, in [`PlotKind::ALL`] order.
+pub fn write_standard_plots(
+    runs: &[ResultsFile],
+    paths: &[PathBuf],
+    dir: &Path,
+) -> Result<Vec<PathBuf>, CliError> {
+    let c = comparison(paths.iter().map(PathBuf::as_path).zip(runs))?;
+    let seed = runs[0].metadata.seed;
+    standard_plots(&c)
+        .into_iter()
+        .map(|kind| {
+            let path = dir.join(plot_file_name(&c.scenario, seed, kind));
+            draw_plot(kind, &c, &path).map(|()| path)
+        })
+        .collect()
+}
+
+/// The flent file name of a run: `<scenario>-<config>-seed<N>.flent.gz`, beside its
+/// results file.
+pub fn flent_file_name(scenario: &str, config: &str, seed: u64) -> String {
+    format!("{scenario}-{config}-seed{seed}{FLENT_SUFFIX}")
+}
+
+/// Writes the flent data file of each run into `dir`; returns the files written.
+pub fn write_flent_files(runs: &[ResultsFile], dir: &Path) -> Result<Vec<PathBuf>, CliError> {
+    runs.iter()
+        .map(|r| {
+            let m = &r.metadata;
+            let path = dir.join(flent_file_name(&m.scenario, &m.config, m.seed));
+            let view = run_view(r).map_err(|e| e.context(format!("flent {}", path.display())))?;
+            write_flent(&view, &r.metadata.scenario, &path)
+                .map_err(|e| CliError::new(format!("cannot write the flent file: {e}")))?;
+            Ok(path)
+        })
+        .collect()
+}

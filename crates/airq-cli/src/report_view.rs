@@ -1,0 +1,283 @@
+//! Results files → the plain-data model of `airq-report` ([`RunView`], [`Comparison`]),
+//! from which the plots and flent data files are drawn. Everything comes from the
+//! results file alone, so a plot can be redrawn long after the run:
+//!
+//! - per-step goodput from the differences of the cumulative `series.flow_rx_bytes`,
+//!   summed over each station's flows by direction (`flows[i].station`, `.direction`);
+//!   files whose series has no per-flow bytes fall back to the stations' IP bytes
+//!   (`series.rx_bytes`, so headers included), split between down and up in the
+//!   proportion of the station's flows' goodput each way over the run (IP bytes would
+//!   count ping replies as an upload);
+//! - per-step airtime from the differences of the cumulative `series.airtime_s`, which
+//!   holds each station's down and up airtime together: it is split in the proportion of
+//!   the run's `airtime_down_s` and `airtime_up_s` (exact for a station whose traffic goes
+//!   one way, the usual case); down is the AP's `airtime_tx`, up its `airtime_rx`;
+//! - the driver queue only when the AP used the firmware-offload driver: the AP
+//!   configuration is rebuilt from the recorded scenario text, as the run built it.
+
+use crate::error::CliError;
+use crate::results::{Metadata, ResultsFile};
+use crate::scenario;
+use airq_report::{Comparison, QueueSamples, RunView, StationView};
+use airq_sim::ap::DriverConfig;
+use std::path::Path;
+use std::time::UNIX_EPOCH;
+
+/// The MAC address of the station at `index` (scenario order): locally administered,
+/// `02:00:00:00:HH:LL` with `HHLL` = `index + 1`.
+pub fn station_mac(index: usize) -> String {
+    let n = index + 1;
+    format!("02:00:00:00:{:02x}:{:02x}", (n >> 8) & 0xff, n & 0xff)
+}
+
+/// The view of one run, every number checked as `airq-report` requires.
+pub fn run_view(r: &ResultsFile) -> Result<RunView, CliError> {
+    let m = &r.metadata;
+    let per_step = PerStep::of(r)?;
+    let stations = r
+        .stations
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let (download_mbps, upload_mbps) = per_step.goodput_mbps(r, i);
+            let (airtime_tx_us, airtime_rx_us) =
+                split(&per_step.airtime_us(r, i), s.airtime_down_s, s.airtime_up_s);
+            StationView {
+                name: s.name.clone(),
+                mac: station_mac(i),
+                goodput_mbps: s.goodput_mbps,
+                airtime_share: s.airtime_share,
+                download_mbps,
+                upload_mbps,
+                airtime_tx_us,
+                airtime_rx_us,
+                avg_aggr_size: s.mpdus_per_ampdu_down,
+                ping_rtt_ms: ping_samples(r, &s.name),
+            }
+        })
+        .collect();
+    let driver_queue = uses_firmware_driver(m)?.then(|| QueueSamples {
+        frames: r.ap_queue.driver_frames.iter().map(|&f| f as f64).collect(),
+        airtime_us: r
+            .ap_queue
+            .driver_airtime_ms
+            .iter()
+            .map(|ms| ms * 1e3)
+            .collect(),
+    });
+    let view = RunView {
+        config: m.config.clone(),
+        duration_s: m.duration_s,
+        step_s: m.step_s,
+        start_time_unix_s: unix_seconds(&m.started_utc)?,
+        stations,
+        driver_queue,
+    };
+    view.validate().map_err(|e| CliError::new(e.to_string()))?;
+    Ok(view)
+}
+
+/// The comparison of several runs of one scenario, one per configuration, in the order
+/// given. Each run is named by its file for errors: runs of different scenarios, or two
+/// runs under the same configuration, are refused.
+pub fn comparison<'a>(
+    runs: impl IntoIterator<Item = (&'a Path, &'a ResultsFile)>,
+) -> Result<Comparison, CliError> {
+    let runs: Vec<(&Path, &ResultsFile)> = runs.into_iter().collect();
+    let Some(&(first_path, first)) = runs.first() else {
+        return Err(CliError::new("no results files to compare"));
+    };
+    let mut views: Vec<RunView> = Vec::with_capacity(runs.len());
+    for (i, &(path, r)) in runs.iter().enumerate() {
+        let (scenario, config) = (&r.metadata.scenario, &r.metadata.config);
+        if *scenario != first.metadata.scenario {
+            return Err(CliError::new(format!(
+                "{} is a run of scenario `{scenario}` but {} of `{}`: a comparison takes \
+                 runs of one scenario",
+                path.display(),
+                first_path.display(),
+                first.metadata.scenario
+            )));
+        }
+        if let Some(&(other, _)) = runs[..i].iter().find(|(_, o)| o.metadata.config == *config) {
+            return Err(CliError::new(format!(
+                "{} and {} are both runs under `{config}`: a comparison takes one run per \
+                 configuration",
+                other.display(),
+                path.display()
+            )));
+        }
+        views.push(run_view(r).map_err(|e| e.context(path.display()))?);
+    }
+    Ok(Comparison {
+        scenario: first.metadata.scenario.clone(),
+        runs: views,
+    })
+}
+
+/// The series' sampling steps, checked against the stations and flows of the file.
+struct PerStep {
+    /// Length of each step, s (the first starts at 0).
+    dt_s: Vec<f64>,
+}
+
+impl PerStep {
+    fn of(r: &ResultsFile) -> Result<PerStep, CliError> {
+        let s = &r.series;
+        let (stations, flows) = (r.stations.len(), r.flows.len());
+        let rows = [
+            (
+                "rx_bytes",
+                s.rx_bytes.iter().map(Vec::len).collect::<Vec<_>>(),
+                stations,
+            ),
+            (
+                "airtime_s",
+                s.airtime_s.iter().map(Vec::len).collect(),
+                stations,
+            ),
+            (
+                "flow_rx_bytes",
+                s.flow_rx_bytes.iter().map(Vec::len).collect(),
+                flows,
+            ),
+        ];
+        for (field, lens, width) in rows {
+            // Per-flow bytes may be absent as a whole (files that did not record them).
+            if field == "flow_rx_bytes" && lens.is_empty() {
+                continue;
+            }
+            if lens.len() != s.t_s.len() {
+                return Err(CliError::new(format!(
+                    "series.{field} has {} samples but series.t_s has {}",
+                    lens.len(),
+                    s.t_s.len()
+                )));
+            }
+            if let Some(k) = lens.iter().position(|&n| n != width) {
+                return Err(CliError::new(format!(
+                    "series.{field}[{k}] has {} values, expected {width}",
+                    lens[k]
+                )));
+            }
+        }
+        for flow in &r.flows {
+            if !r.stations.iter().any(|st| st.name == flow.station) {
+                return Err(CliError::new(format!(
+                    "flows: station `{}` is not in stations",
+                    flow.station
+                )));
+            }
+        }
+        let mut dt_s = Vec::with_capacity(s.t_s.len());
+        let mut before = 0.0;
+        for (k, &t) in s.t_s.iter().enumerate() {
+            let on_grid = (t - (k + 1) as f64 * r.metadata.step_s).abs() < 1e-6;
+            if !on_grid {
+                return Err(CliError::new(format!(
+                    "series.t_s[{k}] = {t} s is not step {} of {} s",
+                    k + 1,
+                    r.metadata.step_s
+                )));
+            }
+            dt_s.push(t - before);
+            before = t;
+        }
+        Ok(PerStep { dt_s })
+    }
+
+    /// Per-step rates of a cumulative byte counter, Mbit/s.
+    fn mbps(&self, cumulative: impl Iterator<Item = u64>) -> Vec<f64> {
+        let mut before = 0u64;
+        cumulative
+            .zip(&self.dt_s)
+            .map(|(bytes, dt)| {
+                let delta = bytes.saturating_sub(before);
+                before = bytes;
+                delta as f64 * 8.0 / dt / 1e6
+            })
+            .collect()
+    }
+
+    /// Station `i`'s download and upload goodput per step, Mbit/s.
+    fn goodput_mbps(&self, r: &ResultsFile, i: usize) -> (Vec<f64>, Vec<f64>) {
+        let s = &r.series;
+        let station = &r.stations[i];
+        let flows = |dir: &'static str| {
+            (0..r.flows.len())
+                .filter(move |&f| r.flows[f].station == station.name && r.flows[f].direction == dir)
+        };
+        if s.flow_rx_bytes.is_empty() {
+            let total = self.mbps(s.rx_bytes.iter().map(|row| row[i]));
+            let goodput = |dir| flows(dir).map(|f| r.flows[f].goodput_mbps).sum::<f64>();
+            return split(&total, goodput("down"), goodput("up"));
+        }
+        let direction = |dir| {
+            let picked: Vec<usize> = flows(dir).collect();
+            self.mbps(
+                s.flow_rx_bytes
+                    .iter()
+                    .map(|row| picked.iter().map(|&f| row[f]).sum()),
+            )
+        };
+        (direction("down"), direction("up"))
+    }
+
+    /// Station `i`'s airtime per step, µs.
+    fn airtime_us(&self, r: &ResultsFile, i: usize) -> Vec<f64> {
+        let mut before = 0.0;
+        r.series
+            .airtime_s
+            .iter()
+            .map(|row| {
+                let delta = (row[i] - before).max(0.0);
+                before = row[i];
+                delta * 1e6
+            })
+            .collect()
+    }
+}
+
+/// `values` split in the proportion `a : b` (all to `a` when both are zero).
+fn split(values: &[f64], a: f64, b: f64) -> (Vec<f64>, Vec<f64>) {
+    let share_a = if a + b > 0.0 { a / (a + b) } else { 1.0 };
+    let part = |share: f64| values.iter().map(|v| v * share).collect();
+    (part(share_a), part(1.0 - share_a))
+}
+
+/// Every ping reply of the station's flows, `(t_s, rtt_ms)` in time order.
+fn ping_samples(r: &ResultsFile, station: &str) -> Vec<(f64, f64)> {
+    let mut samples: Vec<(f64, f64)> = r
+        .flows
+        .iter()
+        .filter(|f| f.station == station)
+        .flat_map(|f| f.rtt_ms.iter().map(|&[t, ms]| (t, ms)))
+        .collect();
+    samples.sort_by(|a, b| a.0.total_cmp(&b.0));
+    samples
+}
+
+/// Whether the run's AP used the firmware-offload driver, from its configuration as the
+/// run built it: the recorded scenario text (overrides applied) under `config`.
+fn uses_firmware_driver(m: &Metadata) -> Result<bool, CliError> {
+    let unreadable = |e: CliError| e.context("metadata.scenario_text (the AP configuration)");
+    let scenario = scenario::parse(&m.scenario_file, &m.scenario_text, &[]).map_err(unreadable)?;
+    let ap = scenario.ap.config(&m.config).map_err(unreadable)?;
+    Ok(matches!(ap.driver, DriverConfig::Firmware { .. }))
+}
+
+/// Seconds since 1970 of an RFC 3339 time.
+fn unix_seconds(rfc3339: &str) -> Result<f64, CliError> {
+    let bad = |why: String| {
+        CliError::new(format!(
+            "metadata.started_utc: `{rfc3339}` is not an RFC 3339 time after 1970: {why}"
+        ))
+    };
+    let t = humantime::parse_rfc3339_weak(rfc3339).map_err(|e| bad(e.to_string()))?;
+    t.duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .map_err(|e| bad(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests;

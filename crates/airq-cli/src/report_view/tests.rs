@@ -1,0 +1,255 @@
+//! Results → report model, on a hand-made two-station results file whose per-step
+//! numbers are worked out by hand in each test.
+
+use super::*;
+use crate::results::{
+    ChannelSummary, FlowSummary, Metadata, QueueSeries, Series, StationSummary, FORMAT_NAME,
+    FORMAT_VERSION,
+};
+use std::path::PathBuf;
+
+const SCENARIO: &str = "name = \"two\"\nduration = 1.0\nstep = 0.5\n[[station]]\nname = \"a\"\n\
+    standard = \"ht\"\nmcs = 7\n[[station]]\nname = \"b\"\nstandard = \"ht\"\nmcs = 0\n\
+    [[traffic]]\ntest = \"udp_flood\"\n[[traffic]]\ntest = \"ping\"\n";
+
+fn station(name: &str, down_bytes: u64, up_bytes: u64, down_s: f64, up_s: f64) -> StationSummary {
+    StationSummary {
+        name: name.into(),
+        rate: "HT MCS 7 20 MHz LGI".into(),
+        phy_rate_mbps: 65.0,
+        goodput_mbps: 0.5,
+        rx_bytes_down: down_bytes,
+        rx_bytes_up: up_bytes,
+        rx_packets_down: 1,
+        rx_packets_up: 1,
+        airtime_share: 0.5,
+        airtime_down_s: down_s,
+        airtime_up_s: up_s,
+        drops: Default::default(),
+        mpdus_per_ampdu_down: 12.5,
+        mpdus_per_ampdu_up: 1.0,
+        mpdu_failures_down: 0,
+        mpdu_failures_up: 0,
+        collisions: 0,
+        mean_delay_ms: None,
+        max_delay_ms: 0.0,
+        ping_rtt_ms: None,
+    }
+}
+
+fn flow(
+    station: &str,
+    test: &str,
+    direction: &str,
+    mbps: f64,
+    rtt_ms: Vec<[f64; 2]>,
+) -> FlowSummary {
+    FlowSummary {
+        station: station.into(),
+        test: test.into(),
+        direction: direction.into(),
+        dscp: 0,
+        goodput_mbps: mbps,
+        rtt_ms,
+        voip: None,
+        tcp: None,
+        page_load_s: Vec::new(),
+    }
+}
+
+/// Station `a` receives, `b` receives and sends (goodput 1 : 3), both ping; two 0.5 s
+/// steps.
+fn results(config: &str) -> ResultsFile {
+    ResultsFile {
+        format: FORMAT_NAME.into(),
+        format_version: FORMAT_VERSION,
+        metadata: Metadata {
+            airq_version: "0".into(),
+            scenario: "two".into(),
+            scenario_file: "two.toml".into(),
+            scenario_text: SCENARIO.into(),
+            overrides: Vec::new(),
+            seed: 1,
+            config: config.into(),
+            ap_config: String::new(),
+            command_line: Vec::new(),
+            started_utc: "2025-01-01T00:00:00Z".into(),
+            wall_s: 0.1,
+            events: 1,
+            duration_s: 1.0,
+            step_s: 0.5,
+        },
+        stations: vec![
+            station("a", 2510, 0, 0.3, 0.0),
+            station("b", 100, 300, 0.1, 0.3),
+        ],
+        flows: vec![
+            flow("a", "udp_flood", "down", 0.02, Vec::new()),
+            flow("b", "udp_flood", "down", 0.0008, Vec::new()),
+            flow("b", "udp_flood_up", "up", 0.0024, Vec::new()),
+            flow("a", "ping", "down", 0.0, vec![[0.6, 5.0], [0.2, 4.0]]),
+            flow("b", "ping", "down", 0.0, vec![[0.4, 9.0]]),
+        ],
+        channel: ChannelSummary {
+            busy_s: 0.7,
+            collision_s: 0.0,
+            beacon_s: 0.0,
+            idle_s: 0.3,
+            exchanges: 1,
+            collisions: 0,
+        },
+        series: Series {
+            t_s: vec![0.5, 1.0],
+            rx_bytes: vec![vec![1000, 200], vec![2500, 400]],
+            airtime_s: vec![vec![0.1, 0.1], vec![0.3, 0.4]],
+            flow_rx_bytes: vec![vec![1000, 50, 100, 10, 0], vec![2500, 100, 300, 20, 0]],
+            ap_queued_packets: vec![0, 0],
+            ap_driver_frames: vec![0, 0],
+            ap_driver_airtime_ms: vec![0.0, 0.0],
+        },
+        ap_queue: QueueSeries {
+            step_s: 0.25,
+            queued_packets: vec![1, 2, 3, 4],
+            driver_frames: vec![5, 6, 7, 8],
+            driver_airtime_ms: vec![0.5, 1.0, 1.5, 2.0],
+        },
+    }
+}
+
+fn close(got: &[f64], want: &[f64]) {
+    assert_eq!(got.len(), want.len(), "{got:?} vs {want:?}");
+    for (g, w) in got.iter().zip(want) {
+        assert!(
+            (g - w).abs() <= 1e-9 * w.abs().max(1e-3),
+            "{got:?} vs {want:?}"
+        );
+    }
+}
+
+/// Mbit/s of `bytes` in a 0.5 s step.
+fn mbps(bytes: f64) -> f64 {
+    bytes * 8.0 / 0.5 / 1e6
+}
+
+#[test]
+fn goodput_per_step_is_the_flows_byte_differences_by_direction() {
+    let v = run_view(&results("fifo")).unwrap();
+    let (a, b) = (&v.stations[0], &v.stations[1]);
+    // a: its UDP and ping flows, 1000 + 10 then 1500 + 10 bytes.
+    close(&a.download_mbps, &[mbps(1010.0), mbps(1510.0)]);
+    close(&a.upload_mbps, &[0.0, 0.0]);
+    close(&b.download_mbps, &[mbps(50.0), mbps(50.0)]);
+    close(&b.upload_mbps, &[mbps(100.0), mbps(200.0)]);
+    assert_eq!((v.duration_s, v.step_s), (1.0, 0.5));
+    assert_eq!(
+        (a.goodput_mbps, a.airtime_share, a.avg_aggr_size),
+        (0.5, 0.5, 12.5)
+    );
+}
+
+#[test]
+fn without_per_flow_bytes_the_stations_ip_bytes_are_split_by_its_flows_goodput() {
+    let mut r = results("fifo");
+    r.series.flow_rx_bytes.clear();
+    let v = run_view(&r).unwrap();
+    let (a, b) = (&v.stations[0], &v.stations[1]);
+    close(&a.download_mbps, &[mbps(1000.0), mbps(1500.0)]);
+    close(&a.upload_mbps, &[0.0, 0.0]);
+    // b's flows had 0.8 kbit/s down and 2.4 up over the run: a quarter of each step is
+    // down.
+    close(&b.download_mbps, &[mbps(50.0), mbps(50.0)]);
+    close(&b.upload_mbps, &[mbps(150.0), mbps(150.0)]);
+}
+
+#[test]
+fn airtime_per_step_is_split_by_the_runs_down_and_up_airtime() {
+    let v = run_view(&results("fifo")).unwrap();
+    let (a, b) = (&v.stations[0], &v.stations[1]);
+    close(&a.airtime_tx_us, &[100_000.0, 200_000.0]);
+    close(&a.airtime_rx_us, &[0.0, 0.0]);
+    // b: 0.1 s then 0.3 s, a quarter of it down (0.1 s of 0.4 s over the run).
+    close(&b.airtime_tx_us, &[25_000.0, 75_000.0]);
+    close(&b.airtime_rx_us, &[75_000.0, 225_000.0]);
+}
+
+#[test]
+fn pings_are_the_stations_flows_samples_in_time_order() {
+    let v = run_view(&results("fifo")).unwrap();
+    assert_eq!(v.stations[0].ping_rtt_ms, [(0.2, 4.0), (0.6, 5.0)]);
+    assert_eq!(v.stations[1].ping_rtt_ms, [(0.4, 9.0)]);
+}
+
+#[test]
+fn macs_follow_the_station_index() {
+    let v = run_view(&results("fifo")).unwrap();
+    assert_eq!(v.stations[0].mac, "02:00:00:00:00:01");
+    assert_eq!(v.stations[1].mac, "02:00:00:00:00:02");
+    assert_eq!(station_mac(299), "02:00:00:00:01:2c");
+}
+
+#[test]
+fn the_driver_queue_is_shown_only_for_the_firmware_driver() {
+    assert_eq!(run_view(&results("fifo")).unwrap().driver_queue, None);
+    assert_eq!(run_view(&results("airtime")).unwrap().driver_queue, None);
+    let q = run_view(&results("airtime_aql"))
+        .unwrap()
+        .driver_queue
+        .unwrap();
+    assert_eq!(q.frames, [5.0, 6.0, 7.0, 8.0]);
+    close(&q.airtime_us, &[500.0, 1000.0, 1500.0, 2000.0]);
+    // A scenario that gives a softmac preset the firmware driver.
+    let mut r = results("fifo");
+    r.metadata.scenario_text = format!("{SCENARIO}[ap]\ndriver = \"firmware\"\n");
+    assert!(run_view(&r).unwrap().driver_queue.is_some());
+}
+
+#[test]
+fn the_start_time_is_read_from_rfc3339() {
+    let v = run_view(&results("fifo")).unwrap();
+    assert_eq!(v.start_time_unix_s, 1_735_689_600.0);
+    let mut r = results("fifo");
+    r.metadata.started_utc = "yesterday".into();
+    let e = run_view(&r).unwrap_err();
+    assert!(
+        e.message().starts_with("metadata.started_utc: `yesterday`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn series_that_do_not_fit_the_file_are_refused() {
+    let mut r = results("fifo");
+    r.series.t_s[1] = 0.9;
+    let e = run_view(&r).unwrap_err();
+    assert_eq!(e.message(), "series.t_s[1] = 0.9 s is not step 2 of 0.5 s");
+    let mut r = results("fifo");
+    r.series.airtime_s[1].pop();
+    let e = run_view(&r).unwrap_err();
+    assert_eq!(e.message(), "series.airtime_s[1] has 1 values, expected 2");
+    let mut r = results("fifo");
+    r.flows[0].station = "c".into();
+    assert!(run_view(&r).unwrap_err().message().contains("`c`"));
+}
+
+#[test]
+fn a_comparison_takes_one_run_per_configuration_of_one_scenario() {
+    let (fifo, aql) = (results("fifo"), results("airtime_aql"));
+    let (p1, p2) = (PathBuf::from("f.json.gz"), PathBuf::from("q.json.gz"));
+    let c = comparison([(p1.as_path(), &fifo), (p2.as_path(), &aql)]).unwrap();
+    assert_eq!(c.scenario, "two");
+    let configs: Vec<&str> = c.runs.iter().map(|r| r.config.as_str()).collect();
+    assert_eq!(configs, ["fifo", "airtime_aql"]);
+
+    let mut other = results("airtime");
+    other.metadata.scenario = "three".into();
+    let e = comparison([(p1.as_path(), &fifo), (p2.as_path(), &other)]).unwrap_err();
+    assert_eq!(
+        e.message(),
+        "q.json.gz is a run of scenario `three` but f.json.gz of `two`: a comparison takes \
+         runs of one scenario"
+    );
+    let e = comparison([(p1.as_path(), &fifo), (p2.as_path(), &fifo)]).unwrap_err();
+    assert!(e.message().contains("are both runs under `fifo`"), "{e}");
+    let e = comparison([]).unwrap_err();
+    assert_eq!(e.message(), "no results files to compare");
+}
