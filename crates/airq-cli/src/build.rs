@@ -1,13 +1,13 @@
 //! Scenario → simulator: the one place where a checked [`Scenario`] becomes the
 //! `airq-sim` inputs ([`BssScenario`] and an [`ApConfig`]). Each test maps to the
-//! simulator's flows here; a test the simulator cannot run yet is refused with an error
-//! naming the test and its line, so adding one is a new arm in [`flows_of`].
+//! simulator's flows here ([`flows_of`]), as flent's tests define them.
 
 use crate::error::CliError;
 use crate::scenario::{Scenario, Test, Traffic};
 use airq::Instant;
 use airq_sim::ap::ApConfig;
-use airq_sim::sim::BssScenario;
+use airq_sim::dscp::{Dscp, RRUL_CLASSES};
+use airq_sim::sim::{BssScenario, Sim};
 use airq_sim::traffic::{App, Direction, FlowSpec, Load, SATURATED_BACKLOG_PACKETS};
 
 /// What one run of the simulator needs.
@@ -26,7 +26,7 @@ pub fn build(scenario: &Scenario, config: &str) -> Result<SimInputs, CliError> {
     let mut flows = Vec::new();
     let mut flow_tests = Vec::new();
     for t in &scenario.traffic {
-        let made = flows_of(t)?;
+        let made = flows_of(t);
         flow_tests.extend(std::iter::repeat_n(t.name, made.len()));
         flows.extend(made);
     }
@@ -46,18 +46,23 @@ pub fn build(scenario: &Scenario, config: &str) -> Result<SimInputs, CliError> {
     })
 }
 
-/// Whether every test of `scenario` can run today (the error says which cannot).
+/// Whether the simulator accepts `scenario` under its own AP configuration (it checks
+/// the flows and the AP's layers against the stations).
 pub fn check_runnable(scenario: &Scenario) -> Result<(), CliError> {
-    scenario
-        .traffic
-        .iter()
-        .try_for_each(|t| flows_of(t).map(drop))
+    let input = build(scenario, &scenario.ap.preset)?;
+    Sim::new(input.bss, &input.ap)
+        .map(drop)
+        .map_err(|e| CliError::new(format!("{}: {e}", scenario.path)))
 }
 
 /// The simulator's flows for one `[[traffic]]` entry: `flows` times the test's flows
 /// per station.
-fn flows_of(t: &Traffic) -> Result<Vec<FlowSpec>, CliError> {
-    let template = |station: u16| -> Result<Vec<FlowSpec>, CliError> {
+fn flows_of(t: &Traffic) -> Vec<FlowSpec> {
+    let tcp = |station: u16, direction: Direction, dscp: Dscp| FlowSpec {
+        dscp,
+        ..FlowSpec::new(station, direction, App::Tcp { config: t.tcp })
+    };
+    let template = |station: u16| -> Vec<FlowSpec> {
         let mut made = match &t.test {
             Test::UdpFlood {
                 direction,
@@ -86,37 +91,57 @@ fn flows_of(t: &Traffic) -> Result<Vec<FlowSpec>, CliError> {
                     payload_bytes: *payload_bytes,
                 },
             )],
-            Test::Ping { interval } => vec![FlowSpec::ping(station, *interval)],
+            Test::Ping { interval } => vec![FlowSpec {
+                dscp: t.dscp,
+                ..FlowSpec::ping(station, *interval)
+            }],
             Test::Voip => [Direction::Downlink, Direction::Uplink]
-                .map(|d| FlowSpec::voip(station, d))
+                .map(|d| FlowSpec {
+                    dscp: t.dscp,
+                    ..FlowSpec::voip(station, d)
+                })
                 .to_vec(),
-            Test::TcpDownload
-            | Test::TcpUpload
-            | Test::TcpBidirectional
-            | Test::Rrul { .. }
-            | Test::Http { .. } => return Err(not_yet_supported(t)),
+            Test::TcpDownload => vec![tcp(station, Direction::Downlink, t.dscp)],
+            Test::TcpUpload => vec![tcp(station, Direction::Uplink, t.dscp)],
+            Test::TcpBidirectional => [Direction::Downlink, Direction::Uplink]
+                .map(|d| tcp(station, d, t.dscp))
+                .to_vec(),
+            Test::Rrul { ping_interval } => {
+                // flent's rrul: a download and an upload in each of its four DSCP
+                // classes, and a ping.
+                let mut flows = Vec::new();
+                for class in RRUL_CLASSES {
+                    for d in [Direction::Downlink, Direction::Uplink] {
+                        flows.push(tcp(station, d, class.dscp));
+                    }
+                }
+                flows.push(FlowSpec::ping(station, *ping_interval));
+                flows
+            }
+            Test::Http { page } => vec![FlowSpec {
+                dscp: t.dscp,
+                ..FlowSpec::new(
+                    station,
+                    Direction::Downlink,
+                    App::Http {
+                        config: t.tcp,
+                        page: page.clone(),
+                    },
+                )
+            }],
         };
         for f in &mut made {
-            f.dscp = t.dscp;
             f.start = Instant::ZERO + t.start;
             f.stop = t.stop.map(|s| Instant::ZERO + s);
         }
-        Ok(made)
+        made
     };
     let mut flows = Vec::new();
     for &station in &t.stations {
-        let made = template(station)?;
+        let made = template(station);
         for _ in 0..t.flows {
             flows.extend(made.iter().cloned());
         }
     }
-    Ok(flows)
-}
-
-fn not_yet_supported(t: &Traffic) -> CliError {
-    CliError::new(format!(
-        "{}: test `{}` is not yet supported by the simulator (it runs udp_flood, \
-         udp_flood_up and udp_cbr today)",
-        t.origin, t.name
-    ))
+    flows
 }

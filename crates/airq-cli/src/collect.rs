@@ -5,7 +5,7 @@
 use crate::build::SimInputs;
 use crate::results::{
     ChannelSummary, FlowSummary, Metadata, Percentiles, QueueSeries, ResultsFile, Series,
-    StationSummary, VoipResult, FORMAT_NAME, FORMAT_VERSION,
+    StationSummary, TcpResult, VoipResult, FORMAT_NAME, FORMAT_VERSION,
 };
 use crate::scenario::Scenario;
 use airq_sim::distribution::Distribution;
@@ -82,8 +82,14 @@ pub fn collect(
                 r: v.r,
                 mos: v.mos,
             }),
-            tcp: None,
-            page_load_s: Vec::new(),
+            tcp: m.tcp.map(|t| TcpResult {
+                retransmits: t.retransmits,
+                rto_timeouts: t.rto_timeouts,
+                ce_received: t.ce_received,
+                ecn_reductions: t.ecn_reductions,
+                connections: t.connections,
+            }),
+            page_load_s: m.page_loads.iter().map(|d| d.as_secs_f64()).collect(),
         })
         .collect();
     let c = &metrics.channel;

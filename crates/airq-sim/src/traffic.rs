@@ -79,12 +79,14 @@ pub struct WebPage {
     pub think_time: Duration,
     /// Bytes of one HTTP request.
     pub request_bytes: u32,
+    /// Pages to load (`None`: as long as the flow runs).
+    pub pages: Option<u32>,
 }
 
 impl Default for WebPage {
     /// A small page: a 14.4 kB document and 12 objects of 4 to 48 kB (about 300 kB in
     /// all), six connections, new connections per page, 1 s think time, 400-byte
-    /// requests.
+    /// requests, for as long as the flow runs.
     fn default() -> Self {
         WebPage {
             objects: vec![
@@ -95,6 +97,7 @@ impl Default for WebPage {
             keep_alive: false,
             think_time: Duration::from_secs(1),
             request_bytes: 400,
+            pages: None,
         }
     }
 }

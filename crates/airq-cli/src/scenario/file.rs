@@ -179,6 +179,14 @@ pub struct TrafficSection {
     pub interval_ms: Option<f64>,
     /// Pages to fetch (http).
     pub pages: Option<u32>,
+    /// TCP congestion control: `cubic` or `newreno`.
+    pub cc: Option<String>,
+    /// Negotiate ECN on both ends of the TCP connections.
+    pub ecn: Option<bool>,
+    /// Keep web connections open from page to page (http).
+    pub keep_alive: Option<bool>,
+    /// Pause between two pages, ms (http).
+    pub think_ms: Option<f64>,
     /// Start and stop times, s.
     pub start: Option<f64>,
     /// Stop time, s (default: the end of the run).
@@ -197,6 +205,10 @@ impl TrafficSection {
             ("dscp", self.dscp.is_some()),
             ("interval_ms", self.interval_ms.is_some()),
             ("pages", self.pages.is_some()),
+            ("cc", self.cc.is_some()),
+            ("ecn", self.ecn.is_some()),
+            ("keep_alive", self.keep_alive.is_some()),
+            ("think_ms", self.think_ms.is_some()),
             ("start", self.start.is_some()),
             ("stop", self.stop.is_some()),
         ]

@@ -10,7 +10,8 @@ use super::units;
 use crate::error::CliError;
 use airq::Duration;
 use airq_sim::dscp::{Dscp, BE, EF};
-use airq_sim::traffic::Direction;
+use airq_sim::tcp::{CongestionControl, TcpConfig};
+use airq_sim::traffic::{Direction, WebPage};
 
 /// What a test name is and which keys it takes (besides `test`, `stations`, `start`,
 /// `stop`, which every test takes).
@@ -44,22 +45,22 @@ pub const TESTS: [TestInfo; 10] = [
     TestInfo {
         name: "tcp_download",
         about: "bulk TCP download to each station (flent tcp_download)",
-        keys: &["flows", "dscp"],
+        keys: &["flows", "dscp", "cc", "ecn"],
     },
     TestInfo {
         name: "tcp_upload",
         about: "bulk TCP upload from each station (flent tcp_upload)",
-        keys: &["flows", "dscp"],
+        keys: &["flows", "dscp", "cc", "ecn"],
     },
     TestInfo {
         name: "tcp_bidirectional",
         about: "bulk TCP both ways at once (flent tcp_bidirectional)",
-        keys: &["flows", "dscp"],
+        keys: &["flows", "dscp", "cc", "ecn"],
     },
     TestInfo {
         name: "rrul",
         about: "four TCP flows each way, marked BE/BK/CS5/EF, plus ping (flent rrul)",
-        keys: &["interval_ms"],
+        keys: &["interval_ms", "cc", "ecn"],
     },
     TestInfo {
         name: "ping",
@@ -73,8 +74,9 @@ pub const TESTS: [TestInfo; 10] = [
     },
     TestInfo {
         name: "http",
-        about: "web page fetches from the server, one after another (flent http)",
-        keys: &["pages"],
+        about: "web page loads from the server, one after another: a 14.4 kB document, then \
+                12 objects (300 kB in all) over 6 connections (flent http)",
+        keys: &["pages", "cc", "ecn", "keep_alive", "think_ms", "dscp"],
     },
 ];
 
@@ -115,10 +117,10 @@ pub enum Test {
     },
     /// A voice call each way.
     Voip,
-    /// Web page fetches.
+    /// Web page loads.
     Http {
-        /// Pages to fetch (`None`: for the whole run).
-        pages: Option<u32>,
+        /// The page, its connections and pauses.
+        page: WebPage,
     },
 }
 
@@ -136,6 +138,8 @@ pub struct Traffic {
     /// From the `dscp` key, or the test's own marking; the simulator maps it to a TID
     /// as Linux does.
     pub dscp: Dscp,
+    /// The TCP of its connections (Linux defaults, `cc` and `ecn` keys applied).
+    pub tcp: TcpConfig,
     /// When it starts.
     pub start: Duration,
     /// When it stops (`None`: at the end).
@@ -258,10 +262,37 @@ pub fn validate(
             if t.pages == Some(0) {
                 return Err(at("pages", "must be at least 1".into()));
             }
-            Test::Http { pages: t.pages }
+            let mut page = WebPage {
+                pages: t.pages,
+                ..WebPage::default()
+            };
+            if let Some(keep_alive) = t.keep_alive {
+                page.keep_alive = keep_alive;
+            }
+            if let Some(ms) = t.think_ms {
+                if !(ms >= 0.0 && ms.is_finite()) {
+                    return Err(at("think_ms", format!("must be 0 or more, got {ms}")));
+                }
+                page.think_time = units::from_ms(ms);
+            }
+            Test::Http { page }
         }
         other => unreachable!("{other} is in TESTS"),
     };
+    let mut tcp = TcpConfig::default();
+    match t.cc.as_deref() {
+        None | Some("cubic") => tcp.cc = CongestionControl::Cubic,
+        Some("newreno") => tcp.cc = CongestionControl::NewReno,
+        Some(other) => {
+            return Err(at(
+                "cc",
+                format!("`{other}`: expected `cubic` or `newreno`"),
+            ))
+        }
+    }
+    if let Some(ecn) = t.ecn {
+        tcp.ecn = ecn;
+    }
     let origin = map.origin(&path);
     Ok(Traffic {
         name: info.name,
@@ -269,6 +300,7 @@ pub fn validate(
         stations,
         flows,
         dscp,
+        tcp,
         start,
         stop,
         origin,

@@ -173,8 +173,11 @@ impl Sim {
         let now = self.now;
         let http = &self.flows[flow as usize].http;
         let (keep_alive, think_time) = (http.page.keep_alive, http.page.think_time);
+        let limit = http.page.pages;
         let load_time = now - http.page_start;
-        self.metrics.flows[flow as usize].page_loads.push(load_time);
+        let loads = &mut self.metrics.flows[flow as usize].page_loads;
+        loads.push(load_time);
+        let more = limit.is_none_or(|n| (loads.len() as u64) < u64::from(n));
         if !keep_alive {
             let slots = std::mem::take(&mut self.flows[flow as usize].http.slots);
             for s in slots {
@@ -185,7 +188,9 @@ impl Sim {
                 }
             }
         }
-        self.events
-            .schedule(now + think_time, Event::Periodic(flow));
+        if more {
+            self.events
+                .schedule(now + think_time, Event::Periodic(flow));
+        }
     }
 }
