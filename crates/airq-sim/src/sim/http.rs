@@ -39,17 +39,25 @@ struct Slot {
     responses: u64,
 }
 
+impl HttpState {
+    /// The client of a flow running `app` (idle unless it is a web client).
+    pub(super) fn new(app: &App) -> HttpState {
+        match app {
+            App::Http { page, .. } => HttpState {
+                page: page.clone(),
+                ..HttpState::default()
+            },
+            _ => HttpState::default(),
+        }
+    }
+}
+
 impl Sim {
     /// Starts the next page load of `flow`: the document on the first connection.
     pub(super) fn http_start_page(&mut self, flow: u32) {
         let f = &mut self.flows[flow as usize];
         if !f.spec.active_at(self.now) {
             return;
-        }
-        if let App::Http { page, .. } = &f.spec.app {
-            if f.http.page.objects.is_empty() {
-                f.http.page = page.clone();
-            }
         }
         let http = &mut f.http;
         let keep_alive = http.page.keep_alive;
@@ -157,8 +165,16 @@ impl Sim {
                         return;
                     }
                     if f.http.done == 1 {
-                        // The document is in: open the parallel connections.
+                        // The document is in: put kept-alive connections to work and
+                        // open the rest (they request once established).
                         let wanted = (objects - 1).min(connections);
+                        let kept = self.flows[flow as usize].http.slots.len();
+                        for other in (0..kept).filter(|&k| k != slot) {
+                            let conn = self.flows[flow as usize].http.slots[other].conn;
+                            let mut own = Vec::new();
+                            self.http_request(flow, other, &mut own);
+                            self.tcp_emit(flow, conn, Side::Station, &mut own);
+                        }
                         while self.flows[flow as usize].http.slots.len() < wanted {
                             self.http_add_slot(flow);
                         }

@@ -4,6 +4,7 @@
 
 use crate::ap::{ApConfig, ApConfigError, ApTx};
 use hosts::FlowState;
+use http::HttpState;
 use tcp_flows::Side;
 
 mod air;
@@ -260,7 +261,7 @@ impl Sim {
                     _ => None,
                 },
                 conns: Vec::new(),
-                http: Default::default(),
+                http: HttpState::new(&spec.app),
             })
             .collect();
         let mut saturated_by_node = vec![Vec::new(); n + 1];

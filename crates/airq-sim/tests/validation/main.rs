@@ -4,7 +4,9 @@
 mod anomaly;
 mod bianchi;
 mod determinism;
+mod http;
 mod ping;
 mod saturated;
+mod tcp_anomaly;
 mod udp_flood;
 mod voip;

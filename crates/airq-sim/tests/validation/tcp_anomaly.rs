@@ -1,0 +1,95 @@
+//! Issue 5's scenario checks: the seeds' 3-station testbed (2 x HT MCS15 + 1 x HT MCS0)
+//! with a TCP download and a ping to each station, 30 s, under each AP design. The
+//! orderings and ratios of "Ending the anomaly" (Figures 2-4) are asserted, not values.
+
+use airq::{Duration, Instant};
+use airq_sim::ap::ApConfig;
+use airq_sim::distribution::Distribution;
+use airq_sim::metrics::{jain, Metrics};
+use airq_sim::sim::Sim;
+use airq_sim::testbed::three_stations;
+use airq_sim::traffic::{Direction, FlowSpec};
+
+struct Run {
+    metrics: Metrics,
+    /// Median ping RTT per station, ms.
+    ping_p50: Vec<f64>,
+}
+
+impl Run {
+    fn goodput(&self, station: usize) -> f64 {
+        self.metrics.goodput_mbps(station)
+    }
+
+    fn total(&self) -> f64 {
+        (0..3).map(|s| self.goodput(s)).sum()
+    }
+
+    fn shares(&self) -> Vec<f64> {
+        self.metrics.airtime_shares()
+    }
+}
+
+fn run(preset: &str) -> Run {
+    let mut flows: Vec<FlowSpec> = (0..3)
+        .map(|s| FlowSpec::tcp_bulk(s, Direction::Downlink))
+        .collect();
+    flows.extend((0..3).map(|s| FlowSpec::ping(s, Duration::from_millis(200))));
+    let mut sim = Sim::new(three_stations(flows), &ApConfig::preset(preset).unwrap()).unwrap();
+    sim.run_until(Instant::ZERO + Duration::from_secs(30));
+    let metrics = sim.metrics().clone();
+    let ping_p50 = (3..6)
+        .map(|f| {
+            let rtts = metrics.flows[f].rtt.iter();
+            let ms = rtts.map(|s| s.rtt.as_secs_f64() * 1e3).collect();
+            Distribution::new(ms).unwrap().percentile(50.0).unwrap()
+        })
+        .collect();
+    Run { metrics, ping_p50 }
+}
+
+#[test]
+fn the_designs_order_as_in_ending_the_anomaly() {
+    let [fifo, fq_codel, fq_mac, airtime] = ["fifo", "fq_codel", "fq_mac", "airtime"].map(run);
+    let text = format!(
+        "p50 ping fifo {:?} fq_codel {:?} fq_mac {:?} airtime {:?}; shares fifo {:?} \
+         fq_codel {:?} airtime {:?}; totals {:.1} {:.1} {:.1} {:.1}",
+        fifo.ping_p50,
+        fq_codel.ping_p50,
+        fq_mac.ping_p50,
+        airtime.ping_p50,
+        fifo.shares(),
+        fq_codel.shares(),
+        airtime.shares(),
+        fifo.total(),
+        fq_codel.total(),
+        fq_mac.total(),
+        airtime.total()
+    );
+    for s in 0..3 {
+        // FIFO: hundreds of milliseconds under load.
+        assert!(fifo.ping_p50[s] > 100.0, "{text}");
+        // FQ-MAC: several times below FIFO for every station (measured: 9 to 16x).
+        assert!(fq_mac.ping_p50[s] * 5.0 < fifo.ping_p50[s], "{text}");
+        // Airtime fairness keeps FQ-MAC's latency.
+        assert!(airtime.ping_p50[s] < 2.0 * fq_mac.ping_p50[s], "{text}");
+    }
+    // FIFO and FQ-CoDel: the slow station takes the most airtime.
+    for r in [&fifo, &fq_codel] {
+        let shares = r.shares();
+        assert!(shares[2] > 0.5, "{text}");
+    }
+    // FQ-CoDel: the fast stations' latency falls, the slow one's stays high.
+    for s in 0..2 {
+        assert!(fq_codel.ping_p50[s] * 5.0 < fifo.ping_p50[s], "{text}");
+    }
+    assert!(fq_codel.ping_p50[2] > 100.0, "{text}");
+    // Airtime: equal shares, more total goodput than FIFO and FQ-MAC, the fast
+    // stations gaining and the slow one losing against FQ-MAC.
+    assert!(jain(&airtime.shares()) >= 0.95, "{text}");
+    assert!(airtime.total() > fifo.total(), "{text}");
+    assert!(airtime.total() > fq_mac.total(), "{text}");
+    assert!(airtime.goodput(0) > fq_mac.goodput(0), "{text}");
+    assert!(airtime.goodput(1) > fq_mac.goodput(1), "{text}");
+    assert!(airtime.goodput(2) < fq_mac.goodput(2), "{text}");
+}
