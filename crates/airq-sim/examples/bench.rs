@@ -1,17 +1,18 @@
 //! Simulator speed: simulated seconds per wall-clock second and events per second for
 //! 3, 30 and 300 stations, each with a saturated UDP download, under the `fifo` and
 //! `airtime` presets (issue target: ≥ 200 simulated s per wall s with 3 stations, cost
-//! growing no faster than linearly with the number of stations).
+//! growing no faster than linearly with the number of stations), and the 3-station TCP
+//! scenario of issue 5 under every preset (target: the same 200).
 //!
 //! `cargo run --release -p airq-sim --example bench [scale]` — `scale` multiplies the
 //! simulated durations (default 1).
 
 use airq::phy::Band;
 use airq::{Duration, Instant};
-use airq_sim::ap::ApConfig;
+use airq_sim::ap::{ApConfig, PRESET_NAMES};
 use airq_sim::link::BssConfig;
 use airq_sim::sim::{BssScenario, Sim};
-use airq_sim::testbed::ht20;
+use airq_sim::testbed::{ht20, three_stations};
 use airq_sim::traffic::{Direction, FlowSpec};
 
 fn scenario(stations: u16) -> BssScenario {
@@ -34,25 +35,45 @@ fn main() {
         .map(|s| s.parse().expect("scale is a number"))
         .unwrap_or(1.0);
     println!(
-        "{:>8} {:>9} {:>10} {:>12} {:>14} {:>12}",
+        "{:>8} {:>11} {:>10} {:>12} {:>14} {:>12}",
         "stations", "preset", "sim s", "wall s", "sim s/wall s", "events/s"
     );
     for (stations, seconds) in [(3u16, 60.0), (30, 20.0), (300, 5.0)] {
         for preset in ["fifo", "airtime"] {
-            let s = scenario(stations);
-            let config = ApConfig::preset(preset).expect("a known preset");
-            let mut sim = Sim::new(s, &config).expect("a valid scenario");
-            let sim_time = Duration::from_nanos((seconds * scale * 1e9) as u64);
-            let wall = std::time::Instant::now();
-            sim.run_until(Instant::ZERO + sim_time);
-            let wall = wall.elapsed().as_secs_f64();
-            let events = sim.metrics().events as f64;
-            println!(
-                "{stations:>8} {preset:>9} {:>10.1} {wall:>12.3} {:>14.1} {:>12.0}",
-                sim_time.as_secs_f64(),
-                sim_time.as_secs_f64() / wall,
-                events / wall
+            measure(
+                &stations.to_string(),
+                preset,
+                scenario(stations),
+                seconds * scale,
             );
         }
     }
+    // Issue 5's target: the 3-station TCP scenario (a download and a ping to each).
+    for preset in PRESET_NAMES {
+        measure("3 TCP", preset, tcp_scenario(), 60.0 * scale);
+    }
+}
+
+fn tcp_scenario() -> BssScenario {
+    let mut flows: Vec<FlowSpec> = (0..3)
+        .map(|s| FlowSpec::tcp_bulk(s, Direction::Downlink))
+        .collect();
+    flows.extend((0..3).map(|s| FlowSpec::ping(s, Duration::from_millis(200))));
+    three_stations(flows)
+}
+
+fn measure(label: &str, preset: &str, s: BssScenario, seconds: f64) {
+    let config = ApConfig::preset(preset).expect("a known preset");
+    let mut sim = Sim::new(s, &config).expect("a valid scenario");
+    let sim_time = Duration::from_nanos((seconds * 1e9) as u64);
+    let wall = std::time::Instant::now();
+    sim.run_until(Instant::ZERO + sim_time);
+    let wall = wall.elapsed().as_secs_f64();
+    let events = sim.metrics().events as f64;
+    println!(
+        "{label:>8} {preset:>11} {:>10.1} {wall:>12.3} {:>14.1} {:>12.0}",
+        sim_time.as_secs_f64(),
+        sim_time.as_secs_f64() / wall,
+        events / wall
+    );
 }
