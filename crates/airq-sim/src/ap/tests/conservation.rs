@@ -1,0 +1,222 @@
+//! Conservation under random operation: every configuration, driven by random
+//! enqueues, transmissions and completions, accounts for every packet.
+
+use super::*;
+
+/// The presets, and variants with tiny limits so that every drop path runs.
+fn configs() -> Vec<(String, ApConfig)> {
+    let mut v: Vec<(String, ApConfig)> = ApConfig::presets()
+        .map(|(n, c)| (n.to_string(), c))
+        .collect();
+    let tiny_fq = FqParams {
+        limit_packets: 24,
+        memory_limit_bytes: 24 * 1500,
+        ..FqParams::default()
+    };
+    let tiny_aql = AqlParams {
+        limits: [airq::aql::AqlLimits {
+            aql_limit_low_us: 1_000,
+            aql_limit_high_us: 3_000,
+        }; Ac::COUNT],
+        aql_threshold_us: 4_000,
+        ..AqlParams::default()
+    };
+    for (name, c) in ApConfig::presets() {
+        let mut t = c.clone();
+        t.qdisc = match t.qdisc {
+            QdiscConfig::None => QdiscConfig::None,
+            QdiscConfig::PfifoFast { .. } => QdiscConfig::PfifoFast { limit_packets: 8 },
+            QdiscConfig::FqCodel(p) => QdiscConfig::FqCodel(FqParams {
+                limit_packets: 16,
+                ..p
+            }),
+        };
+        t.mac = match t.mac {
+            MacConfig::Legacy { .. } => MacConfig::Legacy { txq_max_pending: 6 },
+            MacConfig::FqMac(_) => MacConfig::FqMac(tiny_fq),
+        };
+        t.driver = match t.driver {
+            d @ DriverConfig::Softmac { .. } => d,
+            DriverConfig::Firmware { .. } => DriverConfig::Firmware {
+                max_pending_frames: 12,
+            },
+        };
+        if let AqlConfig::On(_) = t.aql {
+            t.aql = AqlConfig::On(tiny_aql);
+        }
+        v.push((format!("{name}_tiny"), t));
+    }
+    let mut self_tuning = preset("airtime_aql");
+    self_tuning.aql = AqlConfig::self_tuning();
+    v.push(("airtime_aql_self_tuning".into(), self_tuning));
+    let mut legacy_fw = preset("fifo");
+    legacy_fw.driver = DriverConfig::Firmware {
+        max_pending_frames: 20,
+    };
+    legacy_fw.mac = MacConfig::Legacy { txq_max_pending: 9 };
+    v.push(("fifo_firmware".into(), legacy_fw));
+    let mut noqueue_legacy = preset("fifo");
+    noqueue_legacy.qdisc = QdiscConfig::None;
+    noqueue_legacy.mac = MacConfig::Legacy { txq_max_pending: 5 };
+    v.push(("noqueue_legacy".into(), noqueue_legacy));
+    let mut softmac_aql = preset("airtime");
+    softmac_aql.aql = AqlConfig::On(tiny_aql);
+    v.push(("airtime_softmac_aql".into(), softmac_aql));
+    v
+}
+
+#[derive(Clone, Debug)]
+enum Op {
+    Enqueue {
+        station: u16,
+        tid: u8,
+        flow: u32,
+        len: u32,
+        ect: bool,
+    },
+    /// Take the next PPDU of an AC onto the air (if none is already there).
+    Start(usize),
+    /// Finish the AC's PPDU on the air; MPDU `i` fails if bit `i % 64` is set.
+    Finish(usize, u64),
+    Rx(u16, u8, u32),
+    Advance(u64),
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        8 => (0..3u16, 0..8u8, 0..4u32, 40..1500u32, any::<bool>()).prop_map(
+            |(station, tid, flow, len, ect)| Op::Enqueue { station, tid, flow, len, ect }
+        ),
+        3 => (0..4usize).prop_map(Op::Start),
+        3 => (0..4usize, prop_oneof![Just(0u64), any::<u64>(), Just(u64::MAX)])
+            .prop_map(|(ac, mask)| Op::Finish(ac, mask)),
+        1 => (0..3u16, 0..8u8, 1..3000u32).prop_map(|(s, t, us)| Op::Rx(s, t, us)),
+        2 => (0..30u64).prop_map(Op::Advance),
+    ]
+}
+
+fn run_ops(config: &ApConfig, ops: &[Op]) {
+    let links = [slow_link(), ht_link(), fast_link()];
+    let mut ap = ap(config, &links);
+    let mut src = Source::default();
+    let mut out = TxOutput::default();
+    let mut now = Instant::ZERO;
+    let mut air: [Option<Ppdu>; Ac::COUNT] = Default::default();
+    let (mut delivered, mut dropped) = (0u64, 0u64);
+    let mut seen = std::collections::HashSet::new();
+    for op in ops {
+        match *op {
+            Op::Enqueue {
+                station,
+                tid,
+                flow,
+                len,
+                ect,
+            } => {
+                let mut p = src.packet(station, tid, flow, len);
+                if ect {
+                    p.ecn = Ecn::Ect0;
+                }
+                ap.enqueue(p, now, &mut out).unwrap();
+            }
+            Op::Start(ac) => {
+                if air[ac].is_none() && ap.has_frames(Ac::ALL[ac]) {
+                    air[ac] = ap.next_ppdu(Ac::ALL[ac], now, &mut out);
+                }
+            }
+            Op::Finish(ac, mask) => {
+                if let Some(mut ppdu) = air[ac].take() {
+                    for (i, m) in ppdu.mpdus.iter_mut().enumerate() {
+                        m.ok = mask & (1 << (i % 64)) == 0;
+                    }
+                    now += ppdu.duration;
+                    let d = ppdu.duration;
+                    ap.tx_done(ppdu, d, now, &mut out);
+                }
+            }
+            Op::Rx(s, t, us) => ap
+                .register_rx_airtime(s, tid(t), Duration::from_micros(u64::from(us)), now)
+                .unwrap(),
+            Op::Advance(ms) => now += Duration::from_millis(ms),
+        }
+        for p in out.delivered.drain(..) {
+            assert!(seen.insert(p.id), "packet {} left twice", p.id);
+            delivered += 1;
+        }
+        for (p, _) in out.dropped.drain(..) {
+            assert!(seen.insert(p.id), "packet {} left twice", p.id);
+            dropped += 1;
+        }
+        let in_flight = air.iter().flatten().map(|p| p.mpdus.len()).sum();
+        ap.assert_invariants(in_flight);
+        let t = ap.total_stats();
+        let held = ap.held_by_recipients() as u64;
+        assert_eq!(
+            (t.delivered_packets, t.drops.total()),
+            (delivered + held, dropped),
+            "acknowledged = handed on + held in the stations' reordering buffers"
+        );
+        if let Some(aql) = ap.aql() {
+            assert_eq!(aql.stats().underflows, 0, "AQL released more than charged");
+        }
+    }
+    // Land what is on the air, then everything must drain.
+    for slot in &mut air {
+        if let Some(mut ppdu) = slot.take() {
+            for m in &mut ppdu.mpdus {
+                m.ok = true;
+            }
+            let d = ppdu.duration;
+            ap.tx_done(ppdu, d, now, &mut out);
+        }
+    }
+    drain(&mut ap, &mut now, &mut out);
+    ap.assert_invariants(0);
+    conserved(&ap);
+    assert_eq!(ap.total_stats().enqueued_packets, src.next_id);
+    if let Some(aql) = ap.aql() {
+        assert_eq!(aql.total_pending_us(), 0, "AQL airtime leaked");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn every_config_conserves_packets(
+        which in 0..configs().len(),
+        ops in proptest::collection::vec(op(), 1..250),
+    ) {
+        let (_, config) = &configs()[which];
+        run_ops(config, &ops);
+    }
+}
+
+#[test]
+fn every_preset_builds_and_drains() {
+    for (name, config) in configs() {
+        let links = [slow_link(), fast_link()];
+        let mut ap = ap(&config, &links);
+        let (mut src, mut out, mut now) = (Source::default(), TxOutput::default(), Instant::ZERO);
+        for i in 0..300 {
+            let p = src.packet(
+                i % 2,
+                [0, 6, 1, 4][usize::from(i % 4)],
+                u32::from(i % 3),
+                1500,
+            );
+            ap.enqueue(p, now, &mut out).unwrap();
+        }
+        drain(&mut ap, &mut now, &mut out);
+        ap.assert_invariants(0);
+        let t = ap.total_stats();
+        assert_eq!(t.enqueued_packets, 300, "{name}");
+        assert_eq!(
+            t.delivered_packets + t.drops.total(),
+            300,
+            "{name}: {:?}",
+            t.drops
+        );
+        assert!(t.delivered_packets > 0, "{name}");
+    }
+}
