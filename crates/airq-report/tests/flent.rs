@@ -4,58 +4,17 @@
 //! `AIRQ_REQUIRE_FLENT=1` (as CI sets it), when a missing flent is a failure.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use airq_report::demo::demo_comparison;
 use airq_report::{write_flent, RunView};
 
-/// Runs flent with `args`; None when flent cannot be started at all.
-fn flent(args: &[&str], dir: &Path) -> Option<Output> {
-    Command::new("flent")
-        .args(args)
-        .current_dir(dir)
-        // matplotlib writes its cache here rather than in a shared home directory.
-        .env("MPLCONFIGDIR", dir.join("mpl"))
-        .output()
-        .ok()
-}
-
-fn flent_available() -> bool {
-    let found = flent(&["--version"], &std::env::temp_dir()).is_some_and(|o| o.status.success());
-    if !found {
-        let required = std::env::var("AIRQ_REQUIRE_FLENT").is_ok_and(|v| v == "1");
-        assert!(!required, "AIRQ_REQUIRE_FLENT=1 but flent is not on PATH");
-        eprintln!("SKIPPED: flent not found on PATH (install it: pip install flent matplotlib)");
-    }
-    found
-}
-
-fn run_ok(args: &[&str], dir: &Path) -> String {
-    let out = flent(args, dir).expect("flent starts");
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "flent {args:?} failed ({}):\n{stdout}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
-}
+mod support;
+use support::flent_tool::{flent_available, flent_ok, summary_avg};
 
 fn scratch_dir(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("airq-flent-{}-{test}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// The value in the "avg" column of flent's summary for `series`.
-fn summary_avg(summary: &str, series: &str) -> f64 {
-    let line = summary
-        .lines()
-        .find(|l| l.trim_start().starts_with(&format!("{series} ")))
-        .unwrap_or_else(|| panic!("summary has no {series}:\n{summary}"));
-    let after = line.split_once(':').expect("a ':' after the name").1;
-    after.split_whitespace().next().unwrap().parse().unwrap()
 }
 
 fn assert_png(path: &Path) {
@@ -70,7 +29,7 @@ fn assert_png(path: &Path) {
 
 #[test]
 fn flent_loads_summarises_and_plots_the_export() {
-    if !flent_available() {
+    if !flent_available(&std::env::temp_dir()) {
         return;
     }
     let dir = scratch_dir("export");
@@ -79,7 +38,7 @@ fn flent_loads_summarises_and_plots_the_export() {
     let file = "fq_mac.flent.gz";
     write_flent(run, &comparison.scenario, &dir.join(file)).unwrap();
 
-    run_ok(&["-i", file, "-f", "csv", "-o", "out.csv"], &dir);
+    flent_ok(&["-i", file, "-f", "csv", "-o", "out.csv"], &dir);
     let csv = std::fs::read_to_string(dir.join("out.csv")).unwrap();
     let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
     assert_eq!(header[0], "rtt_fair_var_down");
@@ -96,7 +55,7 @@ fn flent_loads_summarises_and_plots_the_export() {
     assert_eq!(csv.lines().count(), 1 + 151);
 
     // flent's own means of our raw samples are the stations' goodput and mean RTT.
-    let summary = run_ok(&["-i", file, "-f", "summary"], &dir);
+    let summary = flent_ok(&["-i", file, "-f", "summary"], &dir);
     for sta in &run.stations {
         let down = summary_avg(&summary, &format!("TCP download BE {}", sta.name));
         assert!(
@@ -116,7 +75,7 @@ fn flent_loads_summarises_and_plots_the_export() {
 
     for plot in ["all_scaled", "ping_cdf", "airtime_tx", "totals"] {
         let png = format!("{plot}.png");
-        run_ok(&["-i", file, "-p", plot, "-o", &png], &dir);
+        flent_ok(&["-i", file, "-p", plot, "-o", &png], &dir);
         assert_png(&dir.join(&png));
     }
     std::fs::remove_dir_all(&dir).unwrap();
@@ -124,7 +83,7 @@ fn flent_loads_summarises_and_plots_the_export() {
 
 #[test]
 fn flent_plots_uploads_of_the_bidirectional_test() {
-    if !flent_available() {
+    if !flent_available(&std::env::temp_dir()) {
         return;
     }
     let dir = scratch_dir("upload");
@@ -134,12 +93,12 @@ fn flent_plots_uploads_of_the_bidirectional_test() {
         sta.upload_mbps = sta.download_mbps.iter().map(|d| d / 4.0).collect();
     }
     write_flent(&run, "uploads", &dir.join("up.flent.gz")).unwrap();
-    let summary = run_ok(&["-i", "up.flent.gz", "-f", "summary"], &dir);
+    let summary = flent_ok(&["-i", "up.flent.gz", "-f", "summary"], &dir);
     assert!(summary.contains("rtt_fair_var test"), "{summary}");
     let up = summary_avg(&summary, "TCP upload BE slow");
     let want = run.stations[2].goodput_mbps / 4.0;
     assert!((up - want).abs() < 0.006, "{up} vs {want}");
-    run_ok(
+    flent_ok(
         &["-i", "up.flent.gz", "-p", "all_scaled", "-o", "up.png"],
         &dir,
     );

@@ -8,50 +8,10 @@ use super::{airq, stdout, udp_scenario, write, PING};
 use airq_cli::report_view::station_mac;
 use airq_cli::results::{self, ResultsFile};
 use std::path::Path;
-use std::process::{Command, Output};
 
-/// Runs flent with `args` in `dir`; `None` when flent cannot be started at all.
-fn flent(args: &[&str], dir: &Path) -> Option<Output> {
-    Command::new("flent")
-        .args(args)
-        .current_dir(dir)
-        // matplotlib writes its cache here rather than in a shared home directory.
-        .env("MPLCONFIGDIR", dir.join("mpl"))
-        .output()
-        .ok()
-}
-
-fn flent_available(dir: &Path) -> bool {
-    let found = flent(&["--version"], dir).is_some_and(|o| o.status.success());
-    if !found {
-        let required = std::env::var("AIRQ_REQUIRE_FLENT").is_ok_and(|v| v == "1");
-        assert!(!required, "AIRQ_REQUIRE_FLENT=1 but flent is not on PATH");
-        eprintln!("SKIPPED: flent not found on PATH (install it: pip install flent matplotlib)");
-    }
-    found
-}
-
-fn flent_ok(args: &[&str], dir: &Path) -> String {
-    let out = flent(args, dir).expect("flent starts");
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "flent {args:?} failed ({}):\n{text}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    text
-}
-
-/// The "avg" column of flent's summary for `series`.
-fn summary_avg(summary: &str, series: &str) -> f64 {
-    let line = summary
-        .lines()
-        .find(|l| l.trim_start().starts_with(&format!("{series} ")))
-        .unwrap_or_else(|| panic!("summary has no {series}:\n{summary}"));
-    let after = line.split_once(':').expect("a ':' after the name").1;
-    after.split_whitespace().next().unwrap().parse().unwrap()
-}
+#[path = "../../../airq-report/tests/support/flent_tool.rs"]
+mod flent_tool;
+use flent_tool::{flent_available, flent_ok, summary_avg};
 
 /// flent loads `file` (a run of `r`): one CSV column per station and series, one row
 /// per 0.2 s step of the 2 s run and t = 0, and summary means that are the run's.

@@ -1,0 +1,3 @@
+//! Helpers shared by airq-report's integration tests.
+
+pub mod flent_tool;
