@@ -257,20 +257,21 @@ impl Lower {
         completion.retried = 0;
         let rate = links[usize::from(station)].rate;
         let (mut released_us, mut frames, mut woke) = (0u32, 0u32, false);
-        let tid_tx = &mut tid_tx[key.index()];
-        for (seq, p) in completion.delivered.drain(..) {
+        // Each acknowledged or dropped frame leaves the driver: its expected airtime.
+        let mut release = |p: &SimPacket| {
             let us = gate.estimate_us(&rate, p.len_bytes, ac);
             released_us = released_us.saturating_add(us);
             frames += 1;
             woke |= mac.frame_done(ac);
-            ledger.deliver(us, &p);
+            us
+        };
+        let tid_tx = &mut tid_tx[key.index()];
+        for (seq, p) in completion.delivered.drain(..) {
+            ledger.deliver(release(&p), &p);
             tid_tx.receive(seq, p);
         }
         for (seq, p) in completion.dropped.drain(..) {
-            let us = gate.estimate_us(&rate, p.len_bytes, ac);
-            released_us = released_us.saturating_add(us);
-            frames += 1;
-            woke |= mac.frame_done(ac);
+            let us = release(&p);
             tid_tx.give_up(seq);
             ledger.drop(Layer::Driver(us), p, DropCause::RetryLimit, out);
         }

@@ -53,8 +53,8 @@ pub(super) struct FlowState {
     pub next_seq: u32,
     /// The receiver's statistics of a VoIP flow.
     pub voip: Option<VoipStats>,
-    /// TCP connections, by index (`None` once forgotten).
-    pub conns: Vec<Option<Connection>>,
+    /// TCP connections, by index; closed ones stay, for their counters.
+    pub conns: Vec<Connection>,
     /// The web client of an HTTP flow.
     pub http: HttpState,
 }

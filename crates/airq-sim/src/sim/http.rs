@@ -30,8 +30,6 @@ struct Slot {
     conn: u32,
     /// The object requested and not yet received in full.
     busy: Option<usize>,
-    /// Request bytes the server has answered.
-    answered_bytes: u64,
     /// Cumulative response bytes the client expects by the end of `busy`.
     expect: u64,
     /// Requests written / responses written so far (equal at the server once answered).
@@ -83,7 +81,6 @@ impl Sim {
         self.flows[flow as usize].http.slots.push(Slot {
             conn,
             busy: None,
-            answered_bytes: 0,
             expect: 0,
             requests: 0,
             responses: 0,
@@ -102,10 +99,7 @@ impl Sim {
         if s.busy.is_some() || http.next_object >= page.objects.len() || document_pending {
             return;
         }
-        let Some(c) = f.conns[s.conn as usize].as_mut() else {
-            return;
-        };
-        let client = &mut c.ends[Side::Station as usize];
+        let client = &mut f.conns[s.conn as usize].ends[Side::Station as usize];
         if client.state() != TcpState::Established {
             return;
         }
@@ -128,17 +122,13 @@ impl Sim {
         let f = &mut self.flows[flow as usize];
         let Some(slot) = f.http.slots.iter().position(|s| s.conn == conn) else {
             // A connection of an earlier page, closing.
-            if let Some(c) = f.conns[conn as usize].as_mut() {
-                let end = &mut c.ends[side as usize];
-                if side == Side::Server && end.state() == TcpState::CloseWait {
-                    end.close(now, out);
-                }
+            let end = &mut f.conns[conn as usize].ends[side as usize];
+            if side == Side::Server && end.state() == TcpState::CloseWait {
+                end.close(now, out);
             }
             return;
         };
-        let c = f.conns[conn as usize]
-            .as_mut()
-            .expect("a slot's connection is live");
+        let c = &mut f.conns[conn as usize];
         let page = &f.http.page;
         let s = &mut f.http.slots[slot];
         match side {
@@ -146,9 +136,8 @@ impl Sim {
                 // Answer every complete request with its object.
                 let received = c.delivered_bytes(Side::Server);
                 while s.responses < s.requests
-                    && received >= s.answered_bytes + u64::from(page.request_bytes)
+                    && received >= (s.responses + 1) * u64::from(page.request_bytes)
                 {
-                    s.answered_bytes += u64::from(page.request_bytes);
                     s.responses += 1;
                     let object = s.busy.expect("a request is outstanding");
                     c.ends[Side::Server as usize].write(u64::from(page.objects[object]), now, out);
@@ -197,11 +186,10 @@ impl Sim {
         if !keep_alive {
             let slots = std::mem::take(&mut self.flows[flow as usize].http.slots);
             for s in slots {
-                if let Some(c) = self.flows[flow as usize].conns[s.conn as usize].as_mut() {
-                    let mut own = Vec::new();
-                    c.ends[Side::Station as usize].close(now, &mut own);
-                    self.tcp_emit(flow, s.conn, Side::Station, &mut own);
-                }
+                let c = &mut self.flows[flow as usize].conns[s.conn as usize];
+                let mut own = Vec::new();
+                c.ends[Side::Station as usize].close(now, &mut own);
+                self.tcp_emit(flow, s.conn, Side::Station, &mut own);
             }
         }
         if more {

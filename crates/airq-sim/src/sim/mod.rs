@@ -352,7 +352,7 @@ impl Sim {
                     connections: f.conns.len() as u64,
                     ..TcpCounters::default()
                 };
-                for c in f.conns.iter().flatten() {
+                for c in &f.conns {
                     for end in &c.ends {
                         counters.add(end.stats());
                     }

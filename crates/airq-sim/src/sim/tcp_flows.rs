@@ -68,7 +68,7 @@ impl Sim {
         };
         let connection = Connection::open(&config, self.now, &mut out);
         let conns = &mut self.flows[flow as usize].conns;
-        conns.push(Some(connection));
+        conns.push(connection);
         let conn = (conns.len() - 1) as u32;
         self.tcp_emit(flow, conn, Side::Station, &mut out);
         self.tcp_out = out;
@@ -83,10 +83,7 @@ impl Sim {
         } else {
             Side::Station
         };
-        let Some(c) = self.flows[flow as usize].conns[conn as usize].as_mut() else {
-            // A segment of a connection the application has already forgotten.
-            return;
-        };
+        let c = &mut self.flows[flow as usize].conns[conn as usize];
         let mut out = std::mem::take(&mut self.tcp_out);
         c.ends[side as usize].on_segment(self.now, segment, packet.ecn == Ecn::Ce, &mut out);
         self.tcp_after(flow, conn, side, &mut out);
@@ -96,9 +93,7 @@ impl Sim {
     /// The timer of `side` of connection `conn` fires.
     pub(super) fn tcp_timer(&mut self, flow: u32, conn: u32, side: Side) {
         let now = self.now;
-        let Some(c) = self.flows[flow as usize].conns[conn as usize].as_mut() else {
-            return;
-        };
+        let c = &mut self.flows[flow as usize].conns[conn as usize];
         if c.armed[side as usize] == Some(now) {
             c.armed[side as usize] = None;
         }
@@ -116,26 +111,22 @@ impl Sim {
     fn tcp_after(&mut self, flow: u32, conn: u32, side: Side, out: &mut Vec<Outgoing>) {
         let now = self.now;
         let f = &mut self.flows[flow as usize];
-        let c = f.conns[conn as usize].as_mut().expect("a live connection");
+        let c = &mut f.conns[conn as usize];
         let delivered = c.newly_delivered(side);
         self.metrics.flows[flow as usize].rx_bytes += delivered;
         let sender = match f.spec.direction {
             Direction::Downlink => Side::Server,
             Direction::Uplink => Side::Station,
         };
+        // Only the end that acted can have become established.
+        let end = &mut c.ends[side as usize];
         if matches!(f.spec.app, App::Tcp { .. })
+            && side == sender
             && !c.bulk_started
-            && c.ends[sender as usize].state() == TcpState::Established
+            && end.state() == TcpState::Established
         {
             c.bulk_started = true;
-            if sender == side {
-                c.ends[sender as usize].write(u64::MAX, now, out);
-            } else {
-                // The other end became established: its write goes out from it.
-                let mut other = Vec::new();
-                c.ends[sender as usize].write(u64::MAX, now, &mut other);
-                self.tcp_emit(flow, conn, sender, &mut other);
-            }
+            end.write(u64::MAX, now, out);
         }
         if matches!(self.flows[flow as usize].spec.app, App::Http { .. }) {
             self.http_progress(flow, conn, side, out);
@@ -150,9 +141,7 @@ impl Sim {
             self.send(packet);
         }
         let now = self.now;
-        let Some(c) = self.flows[flow as usize].conns[conn as usize].as_mut() else {
-            return;
-        };
+        let c = &mut self.flows[flow as usize].conns[conn as usize];
         if let Some(t) = c.ends[side as usize].next_timer() {
             let t = t.max(now);
             if c.armed[side as usize].is_none_or(|a| t < a) {
