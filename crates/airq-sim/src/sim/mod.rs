@@ -73,7 +73,7 @@ enum Event {
     Beacon,
     /// Next packet of a periodic flow (CBR, ping).
     Periodic(u32),
-    /// A saturated flow starts.
+    /// A flow starts.
     Start(u32),
     /// The packet at the head of the wired link's direction `0` (towards the AP) or
     /// `1` (towards the server) arrives.
@@ -269,12 +269,8 @@ impl Sim {
         for (i, f) in flows.iter().enumerate() {
             if f.spec.saturated_backlog().is_some() {
                 saturated_by_node[f.sender().index()].push(i as u32);
-                events.schedule(f.spec.start, Event::Start(i as u32));
-            } else if matches!(f.spec.app, App::Tcp { .. } | App::Http { .. }) {
-                events.schedule(f.spec.start, Event::Start(i as u32));
-            } else {
-                events.schedule(f.spec.start, Event::Periodic(i as u32));
             }
+            events.schedule(f.spec.start, Event::Start(i as u32));
         }
         if bss.beacon_interval.is_some() {
             events.schedule(Instant::ZERO, Event::Beacon);
@@ -399,11 +395,12 @@ impl Sim {
                     self.tcp_open(f);
                 }
                 App::Http { .. } => self.http_start_page(f),
-                _ => {
+                _ if self.flows[f as usize].spec.saturated_backlog().is_some() => {
                     let node = self.flows[f as usize].sender();
                     self.refill(node);
                     self.update_access(node);
                 }
+                _ => self.periodic(f),
             },
             Event::TcpTimer { flow, conn, side } => self.tcp_timer(flow, conn, side),
             Event::WireArrival(dir) => {
