@@ -62,6 +62,8 @@ fn flows_of(t: &Traffic) -> Vec<FlowSpec> {
         dscp,
         ..FlowSpec::new(station, direction, App::Tcp { config: t.tcp })
     };
+    // rrul marks its own flows; every other test marks its flows with the entry's DSCP.
+    let dscp = (!matches!(t.test, Test::Rrul { .. })).then_some(t.dscp);
     let template = |station: u16| -> Vec<FlowSpec> {
         let mut made = match &t.test {
             Test::UdpFlood {
@@ -91,15 +93,9 @@ fn flows_of(t: &Traffic) -> Vec<FlowSpec> {
                     payload_bytes: *payload_bytes,
                 },
             )],
-            Test::Ping { interval } => vec![FlowSpec {
-                dscp: t.dscp,
-                ..FlowSpec::ping(station, *interval)
-            }],
+            Test::Ping { interval } => vec![FlowSpec::ping(station, *interval)],
             Test::Voip => [Direction::Downlink, Direction::Uplink]
-                .map(|d| FlowSpec {
-                    dscp: t.dscp,
-                    ..FlowSpec::voip(station, d)
-                })
+                .map(|d| FlowSpec::voip(station, d))
                 .to_vec(),
             Test::TcpDownload => vec![tcp(station, Direction::Downlink, t.dscp)],
             Test::TcpUpload => vec![tcp(station, Direction::Uplink, t.dscp)],
@@ -118,19 +114,19 @@ fn flows_of(t: &Traffic) -> Vec<FlowSpec> {
                 flows.push(FlowSpec::ping(station, *ping_interval));
                 flows
             }
-            Test::Http { page } => vec![FlowSpec {
-                dscp: t.dscp,
-                ..FlowSpec::new(
-                    station,
-                    Direction::Downlink,
-                    App::Http {
-                        config: t.tcp,
-                        page: page.clone(),
-                    },
-                )
-            }],
+            Test::Http { page } => vec![FlowSpec::new(
+                station,
+                Direction::Downlink,
+                App::Http {
+                    config: t.tcp,
+                    page: page.clone(),
+                },
+            )],
         };
         for f in &mut made {
+            if let Some(dscp) = dscp {
+                f.dscp = dscp;
+            }
             f.start = Instant::ZERO + t.start;
             f.stop = t.stop.map(|s| Instant::ZERO + s);
         }
@@ -144,4 +140,36 @@ fn flows_of(t: &Traffic) -> Vec<FlowSpec> {
         }
     }
     flows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::parse;
+    use airq_sim::dscp::{CS1, EF};
+
+    fn dscps(traffic: &str) -> Vec<u8> {
+        let text = format!(
+            "name = \"t\"\nduration = 1.0\n[[station]]\nname = \"a\"\nstandard = \"ht\"\n\
+             mcs = 7\n[[traffic]]\n{traffic}"
+        );
+        let scenario = parse("t.toml", &text, &[]).unwrap();
+        let input = build(&scenario, "fifo").unwrap();
+        input.bss.flows.iter().map(|f| f.dscp.get()).collect()
+    }
+
+    #[test]
+    fn every_test_marks_its_flows_with_the_entrys_dscp_but_rrul() {
+        for test in ["udp_flood", "ping", "tcp_download", "http"] {
+            assert_eq!(
+                dscps(&format!("test = \"{test}\"\ndscp = 8")),
+                [CS1.get()],
+                "{test}"
+            );
+        }
+        assert_eq!(dscps("test = \"voip\""), [EF.get(); 2]);
+        let rrul = dscps("test = \"rrul\"");
+        assert_eq!(rrul.len(), 9, "4 classes x 2 directions + ping");
+        assert!(rrul.contains(&EF.get()) && rrul.contains(&CS1.get()));
+    }
 }
