@@ -46,14 +46,14 @@ pub fn collect(
             summary
         })
         .collect();
-    let secs = metrics.duration.as_secs_f64();
     let flows = input
         .bss
         .flows
         .iter()
         .zip(&input.flow_tests)
         .zip(&metrics.flows)
-        .map(|((spec, test), m)| FlowSummary {
+        .enumerate()
+        .map(|(i, ((spec, test), m))| FlowSummary {
             station: scenario.stations[usize::from(spec.station)].name.clone(),
             test: test.to_string(),
             direction: match spec.direction {
@@ -62,11 +62,7 @@ pub fn collect(
             }
             .to_string(),
             dscp: spec.dscp.get(),
-            goodput_mbps: if secs > 0.0 {
-                m.rx_bytes as f64 * 8.0 / secs / 1e6
-            } else {
-                0.0
-            },
+            goodput_mbps: metrics.flow_goodput_mbps(i),
             rtt_ms: m
                 .rtt
                 .iter()
@@ -187,7 +183,7 @@ fn station_summary(
         collisions: m.collisions,
         mean_delay_ms: (received > 0)
             .then(|| m.delay_sum.as_nanos() as f64 / received as f64 / 1e6),
-        max_delay_ms: m.delay_max.as_nanos() as f64 / 1e6,
+        max_delay_ms: ms(m.delay_max),
         ping_rtt_ms: None,
     }
 }
@@ -202,8 +198,7 @@ fn series(metrics: &Metrics) -> Series {
         s.flow_rx_bytes.push(sample.flow_rx_bytes.clone());
         s.ap_queued_packets.push(sample.ap.queued_packets);
         s.ap_driver_frames.push(sample.ap.driver_frames);
-        s.ap_driver_airtime_ms
-            .push(sample.ap.driver_airtime.as_nanos() as f64 / 1e6);
+        s.ap_driver_airtime_ms.push(ms(sample.ap.driver_airtime));
     }
     s
 }

@@ -205,12 +205,22 @@ pub struct Metrics {
 impl Metrics {
     /// Goodput of a station's flows (both directions, application bytes) in Mbit/s.
     pub fn goodput_mbps(&self, station: usize) -> f64 {
-        let bytes: u64 = self
+        let bytes = self
             .flows
             .iter()
             .filter(|f| usize::from(f.station) == station)
             .map(|f| f.rx_bytes)
             .sum();
+        self.mbps(bytes)
+    }
+
+    /// Goodput of flow `flow` in Mbit/s.
+    pub fn flow_goodput_mbps(&self, flow: usize) -> f64 {
+        self.mbps(self.flows[flow].rx_bytes)
+    }
+
+    /// `bytes` over the run, in Mbit/s.
+    fn mbps(&self, bytes: u64) -> f64 {
         let secs = self.duration.as_secs_f64();
         if secs == 0.0 {
             return 0.0;
