@@ -4,8 +4,9 @@
 //! growing no faster than linearly with the number of stations), and the 3-station TCP
 //! scenario of issue 5 under every preset (target: the same 200).
 //!
-//! `cargo run --release -p airq-sim --example bench [scale]` — `scale` multiplies the
-//! simulated durations (default 1).
+//! `cargo run --release -p airq-sim --example bench [scale] [filter]` — `scale`
+//! multiplies the simulated durations (default 1); `filter` keeps only the rows whose
+//! label or preset contains it (e.g. `TCP`, `fq_mac`).
 
 use airq::phy::Band;
 use airq::{Duration, Instant};
@@ -34,12 +35,17 @@ fn main() {
         .nth(1)
         .map(|s| s.parse().expect("scale is a number"))
         .unwrap_or(1.0);
+    let filter = std::env::args().nth(2).unwrap_or_default();
+    let wanted = |label: &str, preset: &str| label.contains(&filter) || preset.contains(&filter);
     println!(
         "{:>8} {:>11} {:>10} {:>12} {:>14} {:>12}",
         "stations", "preset", "sim s", "wall s", "sim s/wall s", "events/s"
     );
     for (stations, seconds) in [(3u16, 60.0), (30, 20.0), (300, 5.0)] {
         for preset in ["fifo", "airtime"] {
+            if !wanted(&stations.to_string(), preset) {
+                continue;
+            }
             measure(
                 &stations.to_string(),
                 preset,
@@ -49,7 +55,7 @@ fn main() {
         }
     }
     // Issue 5's target: the 3-station TCP scenario (a download and a ping to each).
-    for preset in PRESET_NAMES {
+    for preset in PRESET_NAMES.into_iter().filter(|p| wanted("3 TCP", p)) {
         measure("3 TCP", preset, tcp_scenario(), 60.0 * scale);
     }
 }
