@@ -67,6 +67,10 @@ pub struct SimPacket {
     pub payload: Payload,
     /// Set by whichever queue holds it.
     pub enqueue_time: Instant,
+    /// The expected airtime the AP charged it when its driver took it from the MAC
+    /// layer, µs, released again at its completion (mac80211 keeps it in the skb's
+    /// control block, `ieee80211_info_set_tx_time_est`); 0 elsewhere.
+    pub airtime_est_us: u32,
 }
 
 impl Packet for SimPacket {

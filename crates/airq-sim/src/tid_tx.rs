@@ -21,6 +21,10 @@ pub struct AggregateLimits {
     pub max_ampdu_bytes: u32,
     /// The least of aPPDUMaxTime, the aggregate airtime cap and a non-zero TXOP limit.
     pub max_duration: Duration,
+    /// The longest A-MPDU (PSDU bytes, padding included) within both `max_ampdu_bytes`
+    /// and `max_duration` at the link's rate: TXTIME only grows with the length, so the
+    /// duration bound is a length bound, found once here rather than per MPDU.
+    pub max_psdu_bytes: u32,
 }
 
 impl AggregateLimits {
@@ -31,13 +35,36 @@ impl AggregateLimits {
         if txop > Duration::ZERO {
             max_duration = max_duration.min(txop);
         }
+        let fits = |bytes: u32| link.rate.ppdu_duration(bytes, bss.band) <= max_duration;
         AggregateLimits {
             ampdu: link.ampdu && link.rate.supports_ampdu(),
             max_subframes: link.ba_window,
             max_ampdu_bytes: link.max_ampdu_bytes,
             max_duration,
+            max_psdu_bytes: longest_within(link.max_ampdu_bytes, fits),
         }
     }
+}
+
+/// The largest `n ≤ max` with `fits(n)` (0 if none), for a `fits` that holds up to some
+/// length and not beyond.
+fn longest_within(max: u32, fits: impl Fn(u32) -> bool) -> u32 {
+    if fits(max) {
+        return max;
+    }
+    let (mut lo, mut hi) = (0u32, max); // fits(hi) is false; the answer is below hi
+    if !fits(lo) {
+        return 0;
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
 }
 
 /// What became of the MPDUs of a finished PPDU, with their sequence numbers.
@@ -67,6 +94,8 @@ pub struct TidTx {
     /// reach the recipient's upper layer in order.
     reorder: VecDeque<RxSlot>,
     release_next: u64,
+    /// The MPDU list of the last completed PPDU, emptied, reused by the next one.
+    spare: Vec<Mpdu>,
 }
 
 /// One sequence number in the recipient's reordering buffer.
@@ -120,7 +149,7 @@ impl TidTx {
         };
         let start = self.window_start();
         let mut psdu = PsduLength::new(limits.ampdu);
-        let mut mpdus = Vec::new();
+        let mut mpdus = std::mem::take(&mut self.spare);
         let fits = |psdu: &PsduLength, mpdu: &Mpdu| {
             if psdu.count() == 0 {
                 return true; // one MPDU always goes, whatever its length
@@ -128,9 +157,7 @@ impl TidTx {
             if !limits.ampdu || psdu.count() >= u32::from(limits.max_subframes) {
                 return false;
             }
-            let next = psdu.with(mpdu.mpdu_bytes());
-            next.bytes(&rate) <= limits.max_ampdu_bytes
-                && next.duration(&rate, bss.band) <= limits.max_duration
+            psdu.with(mpdu.mpdu_bytes()).bytes(&rate) <= limits.max_psdu_bytes
         };
         loop {
             let mpdu = match self.pending.front() {
@@ -160,6 +187,7 @@ impl TidTx {
             mpdus.push(mpdu);
         }
         if mpdus.is_empty() {
+            self.spare = mpdus;
             return None;
         }
         Some(Ppdu::new(
@@ -177,8 +205,11 @@ impl TidTx {
     /// ones count a retry and wait for the next PPDU, or are dropped at `retry_limit`.
     pub fn complete(&mut self, ppdu: Ppdu, retry_limit: u8, out: &mut Completion) {
         let mut failed = Vec::new();
-        for mut mpdu in ppdu.mpdus {
-            if let Some(i) = self.in_flight.iter().position(|&s| s == mpdu.seq) {
+        let mut mpdus = ppdu.mpdus;
+        for mut mpdu in mpdus.drain(..) {
+            if self.in_flight.front() == Some(&mpdu.seq) {
+                self.in_flight.pop_front(); // the usual case: completions come in order
+            } else if let Some(i) = self.in_flight.iter().position(|&s| s == mpdu.seq) {
                 self.in_flight.remove(i);
             }
             if mpdu.ok {
@@ -193,6 +224,7 @@ impl TidTx {
                 failed.push(mpdu);
             }
         }
+        self.spare = mpdus;
         // Retries go first, in sequence order, ahead of anything held over.
         for mpdu in failed {
             let at = self
@@ -236,9 +268,45 @@ impl TidTx {
     /// Puts sequence number `seq`'s outcome into the reordering buffer.
     fn hold(&mut self, seq: u64, slot: RxSlot) {
         let at = (seq - self.release_next) as usize;
-        if self.reorder.len() <= at {
-            self.reorder.resize_with(at + 1, || RxSlot::Awaited);
+        if at == self.reorder.len() {
+            self.reorder.push_back(slot); // the usual case: in order
+            return;
         }
-        self.reorder[at] = slot;
+        if self.reorder.len() < at {
+            self.reorder.resize_with(at, || RxSlot::Awaited);
+            self.reorder.push_back(slot);
+        } else {
+            self.reorder[at] = slot;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testbed::ht20;
+    use airq::phy::{Band, ChannelWidth, GuardInterval, Rate};
+
+    /// The length bound is exactly where the duration bound and the byte bound meet.
+    #[test]
+    fn the_length_bound_is_the_duration_bound() {
+        let bss = BssConfig::ofdm(Band::Ghz5);
+        let vht = Rate::vht(9, 2, ChannelWidth::Mhz80, GuardInterval::Short).unwrap();
+        for link in [ht20(0), ht20(7), ht20(15), StationLink::new(vht)] {
+            let l = AggregateLimits::new(&bss, &link, Tid::new(0).unwrap());
+            let within = |b: u32| {
+                b <= l.max_ampdu_bytes && link.rate.ppdu_duration(b, bss.band) <= l.max_duration
+            };
+            assert!(within(l.max_psdu_bytes), "{link:?}");
+            assert!(!within(l.max_psdu_bytes + 1), "{link:?}");
+        }
+    }
+
+    #[test]
+    fn longest_within_finds_the_edge() {
+        assert_eq!(longest_within(100, |n| n <= 37), 37);
+        assert_eq!(longest_within(100, |_| true), 100);
+        assert_eq!(longest_within(100, |_| false), 0);
+        assert_eq!(longest_within(0, |_| true), 0);
     }
 }

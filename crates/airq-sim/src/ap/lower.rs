@@ -45,6 +45,8 @@ pub(super) struct Lower {
     pub(super) ledger: Ledger,
     /// Per station-TID.
     pub(super) tid_tx: Vec<TidTx>,
+    /// Per station-TID: what bounds its PPDUs (links do not change during a run).
+    limits: Vec<AggregateLimits>,
     /// Reused for every completion.
     completion: Completion,
 }
@@ -71,6 +73,9 @@ impl Lower {
     ) -> Lower {
         let keys = txqs.len();
         let stations = links.len();
+        let limits = TxqKey::all(stations)
+            .map(|k| AggregateLimits::new(&bss, &links[usize::from(k.station())], k.tid()))
+            .collect();
         Lower {
             bss,
             links,
@@ -81,6 +86,7 @@ impl Lower {
             gate,
             ledger: Ledger::new(stations),
             tid_tx: (0..keys).map(|_| TidTx::default()).collect(),
+            limits,
             completion: Completion::default(),
         }
     }
@@ -90,12 +96,8 @@ impl Lower {
         self.limits(key).ampdu
     }
 
-    fn limits(&self, key: TxqKey) -> AggregateLimits {
-        AggregateLimits::new(
-            &self.bss,
-            &self.links[usize::from(key.station())],
-            key.tid(),
-        )
+    fn limits(&self, key: TxqKey) -> &AggregateLimits {
+        &self.limits[key.index()]
     }
 
     /// Starts a scheduling round of `ac` (`ieee80211_txq_schedule_start`); false if
@@ -160,7 +162,6 @@ impl Lower {
         now: Instant,
         out: &mut TxOutput,
     ) -> Option<Ppdu> {
-        let limits = self.limits(key);
         let s = key.station();
         let Lower {
             bss,
@@ -169,6 +170,7 @@ impl Lower {
             gate,
             ledger,
             tid_tx,
+            limits,
             ..
         } = self;
         let link = &links[usize::from(s)];
@@ -177,7 +179,7 @@ impl Lower {
             (NodeId::Ap, NodeId::Sta(s), key.tid()),
             bss,
             link,
-            &limits,
+            &limits[key.index()],
             || pull_from_mac(mac, gate, ledger, out, key, &rate, now),
         )
     }
@@ -189,14 +191,13 @@ impl Lower {
         key: TxqKey,
         pull: impl FnMut() -> Option<SimPacket>,
     ) -> Option<Ppdu> {
-        let limits = self.limits(key);
         let s = key.station();
         let link = &self.links[usize::from(s)];
         self.tid_tx[key.index()].build_ppdu(
             (NodeId::Ap, NodeId::Sta(s), key.tid()),
             &self.bss,
             link,
-            &limits,
+            &self.limits[key.index()],
             pull,
         )
     }
@@ -244,7 +245,6 @@ impl Lower {
 
         let Lower {
             bss,
-            links,
             mac,
             gate,
             ledger,
@@ -255,11 +255,10 @@ impl Lower {
         tid_tx[key.index()].complete(ppdu, bss.retry_limit, completion);
         ledger.stations[usize::from(station)].retries += u64::from(completion.retried);
         completion.retried = 0;
-        let rate = links[usize::from(station)].rate;
         let (mut released_us, mut frames, mut woke) = (0u32, 0u32, false);
-        // Each acknowledged or dropped frame leaves the driver: its expected airtime.
+        // Each acknowledged or dropped frame leaves the driver: the airtime it was charged.
         let mut release = |p: &SimPacket| {
-            let us = gate.estimate_us(&rate, p.len_bytes, ac);
+            let us = p.airtime_est_us;
             released_us = released_us.saturating_add(us);
             frames += 1;
             woke |= mac.frame_done(ac);
@@ -312,9 +311,10 @@ fn pull_from_mac(
     if !gate.may_dequeue(station, ac, now) {
         return None;
     }
-    let packet = mac.dequeue(key, now, |p, c| ledger.drop(Layer::Mac, p, c, out))?;
+    let mut packet = mac.dequeue(key, now, |p, c| ledger.drop(Layer::Mac, p, c, out))?;
     ledger.left(Layer::Mac, &packet);
     let us = gate.estimate_us(rate, packet.len_bytes, ac);
+    packet.airtime_est_us = us;
     gate.charge(station, ac, us);
     ledger.entered(Layer::Driver(us), &packet);
     Some(packet)

@@ -84,6 +84,7 @@ mod tests {
             ecn: Ecn::NotEct,
             created: Instant::ZERO,
             payload: crate::packet::Payload::Udp,
+            airtime_est_us: 0,
             enqueue_time: Instant::ZERO,
         }
     }

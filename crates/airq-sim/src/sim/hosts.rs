@@ -109,6 +109,7 @@ impl Sim {
             created: self.now,
             enqueue_time: self.now,
             payload,
+            airtime_est_us: 0,
         }
     }
 

@@ -12,7 +12,7 @@
 //! `tsorted_sent_queue`, RFC 8985 §6.2).
 
 use airq::Instant;
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeSet, VecDeque};
 
 /// One segment of the retransmission queue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +43,36 @@ impl SentSegment {
     }
 }
 
+/// (transmission order, start) of the RACK-tracked segments, oldest first. Orders only
+/// grow, so an insertion is a push at the back and a lookup a binary search; most
+/// removals (cumulative ACKs) are at the front.
+#[derive(Clone, Debug, Default)]
+struct TxOrderIndex(VecDeque<(u64, u64)>);
+
+impl TxOrderIndex {
+    fn push(&mut self, tx_order: u64, start: u64) {
+        debug_assert!(self.0.back().is_none_or(|&(o, _)| o < tx_order));
+        self.0.push_back((tx_order, start));
+    }
+
+    fn position(&self, tx_order: u64) -> Option<usize> {
+        self.0.binary_search_by_key(&tx_order, |&(o, _)| o).ok()
+    }
+
+    fn remove(&mut self, tx_order: u64) {
+        if self.0.front().is_some_and(|&(o, _)| o == tx_order) {
+            self.0.pop_front(); // the usual case: the oldest is cumulatively acknowledged
+        } else if let Some(i) = self.position(tx_order) {
+            self.0.remove(i);
+        }
+    }
+
+    fn start_mut(&mut self, tx_order: u64) -> Option<&mut u64> {
+        let i = self.position(tx_order)?;
+        Some(&mut self.0[i].1)
+    }
+}
+
 /// The retransmission queue with its counters and indexes.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Scoreboard {
@@ -52,8 +82,8 @@ pub(super) struct Scoreboard {
     pub(super) retrans_out: u32,
     /// Starts of lost segments with no retransmission in flight.
     to_retransmit: BTreeSet<u64>,
-    /// Outstanding RACK-tracked segments: transmission order → start.
-    by_tx_order: BTreeMap<u64, u64>,
+    /// Outstanding RACK-tracked segments.
+    by_tx_order: TxOrderIndex,
     next_tx_order: u64,
 }
 
@@ -106,7 +136,7 @@ impl Scoreboard {
             retrans: false,
             ever_retrans: false,
         });
-        self.by_tx_order.insert(tx_order, start);
+        self.by_tx_order.push(tx_order, start);
     }
 
     fn take_tx_order(&mut self) -> u64 {
@@ -124,7 +154,7 @@ impl Scoreboard {
         let i = self.index_of(start)?;
         let tx_order = self.take_tx_order();
         let s = &mut self.segs[i];
-        self.by_tx_order.remove(&s.tx_order);
+        self.by_tx_order.remove(s.tx_order);
         if !s.retrans && !s.sacked {
             s.retrans = true;
             self.retrans_out += 1;
@@ -135,7 +165,7 @@ impl Scoreboard {
         let s = *s;
         self.to_retransmit.remove(&start);
         if s.rack_tracked() {
-            self.by_tx_order.insert(tx_order, start);
+            self.by_tx_order.push(tx_order, start);
         }
         Some(s)
     }
@@ -150,7 +180,7 @@ impl Scoreboard {
                     let s = self.segs.front_mut().expect("front exists");
                     s.start = ack;
                     let tx_order = s.tx_order;
-                    if let Some(v) = self.by_tx_order.get_mut(&tx_order) {
+                    if let Some(v) = self.by_tx_order.start_mut(tx_order) {
                         *v = ack;
                     }
                     if self.to_retransmit.remove(&old_start) {
@@ -176,8 +206,12 @@ impl Scoreboard {
         if s.retrans {
             self.retrans_out -= 1;
         }
-        self.to_retransmit.remove(&s.start);
-        self.by_tx_order.remove(&s.tx_order);
+        if s.lost && !s.retrans {
+            self.to_retransmit.remove(&s.start);
+        }
+        if s.rack_tracked() {
+            self.by_tx_order.remove(s.tx_order);
+        }
     }
 
     /// Tags SACKED every segment inside `start..end` not tagged yet, handing each to
@@ -187,8 +221,12 @@ impl Scoreboard {
         while i < self.segs.len() && self.segs[i].end <= end {
             let s = self.segs[i];
             if !s.sacked {
-                self.by_tx_order.remove(&s.tx_order);
-                self.to_retransmit.remove(&s.start);
+                if s.rack_tracked() {
+                    self.by_tx_order.remove(s.tx_order);
+                }
+                if s.lost && !s.retrans {
+                    self.to_retransmit.remove(&s.start);
+                }
                 if s.lost {
                     self.lost_out -= 1;
                 }
@@ -226,7 +264,7 @@ impl Scoreboard {
             self.lost_out += 1;
         }
         let tx_order = s.tx_order;
-        self.by_tx_order.remove(&tx_order);
+        self.by_tx_order.remove(tx_order);
         self.to_retransmit.insert(start);
         true
     }
@@ -247,7 +285,7 @@ impl Scoreboard {
 
     /// RACK-tracked segments in transmission order: (tx order, start).
     pub(super) fn in_tx_order(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
-        self.by_tx_order.iter().map(|(&o, &s)| (o, s))
+        self.by_tx_order.0.iter().copied()
     }
 
     /// Checks the counters and indexes against the queue (tests).
@@ -260,7 +298,15 @@ impl Scoreboard {
             self.to_retransmit.len() as u32,
             count(|s| s.lost && !s.retrans)
         );
-        assert_eq!(self.by_tx_order.len() as u32, count(|s| s.rack_tracked()));
+        assert_eq!(self.by_tx_order.0.len() as u32, count(|s| s.rack_tracked()));
+        assert!(
+            self.by_tx_order
+                .0
+                .iter()
+                .zip(self.by_tx_order.0.iter().skip(1))
+                .all(|(a, b)| a.0 < b.0),
+            "the transmission-order index is sorted"
+        );
         for w in self.segs.iter().zip(self.segs.iter().skip(1)) {
             assert_eq!(w.0.end, w.1.start, "the queue is contiguous");
         }

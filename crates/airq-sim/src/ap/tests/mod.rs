@@ -75,6 +75,7 @@ impl Source {
             ecn: Ecn::NotEct,
             created: Instant::ZERO,
             payload: crate::packet::Payload::Udp,
+            airtime_est_us: 0,
             enqueue_time: Instant::ZERO,
         }
     }
