@@ -129,7 +129,8 @@ impl Sim {
     fn wire_send(&mut self, dir: usize, packet: SimPacket) {
         let link = self.scenario.wired;
         if let Some(t) = self.wire[dir].send(&link, self.now, packet) {
-            self.events.schedule(t, Event::WireArrival(dir));
+            self.events
+                .schedule_in_lane(dir, t, Event::WireArrival(dir));
         }
     }
 

@@ -155,7 +155,8 @@ impl std::error::Error for SimError {}
 /// A simulation of one BSS.
 pub struct Sim {
     now: Instant,
-    events: EventQueue<Event>,
+    /// A lane per wired direction (their arrivals are most of the events).
+    events: EventQueue<Event, 2>,
     scenario: BssScenario,
     ap: ApTx,
     stations: Vec<StationTx>,
@@ -406,7 +407,8 @@ impl Sim {
             Event::WireArrival(dir) => {
                 let (packet, next) = self.wire[dir].arrive();
                 if let Some(t) = next {
-                    self.events.schedule(t, Event::WireArrival(dir));
+                    self.events
+                        .schedule_in_lane(dir, t, Event::WireArrival(dir));
                 }
                 if dir == TOWARDS_SERVER {
                     self.receive(packet);
