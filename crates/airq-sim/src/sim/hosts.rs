@@ -57,6 +57,9 @@ pub(super) struct FlowState {
     pub conns: Vec<Connection>,
     /// The web client of an HTTP flow.
     pub http: HttpState,
+    /// Flow hashes of the packets, by connection and direction (downlink, uplink), as
+    /// computed the first time.
+    pub hashes: Vec<[Option<u32>; 2]>,
 }
 
 impl FlowState {
@@ -92,11 +95,18 @@ impl Sim {
         len_bytes: u32,
         payload: Payload,
     ) -> SimPacket {
-        let f = &self.flows[flow as usize];
+        let f = &mut self.flows[flow as usize];
         let id = self.next_packet_id;
         self.next_packet_id += 1;
         let uplink = (f.spec.direction == Direction::Uplink) != reverse;
-        let tuple = five_tuple(&f.spec, flow, conn, uplink);
+        let c = conn as usize;
+        if f.hashes.len() <= c {
+            f.hashes.resize(c + 1, [None; 2]);
+        }
+        let perturbation = self.hash_perturbation;
+        let hash = *f.hashes[c][usize::from(uplink)].get_or_insert_with(|| {
+            flow_hash(&five_tuple(&f.spec, flow, conn, uplink), perturbation)
+        });
         SimPacket {
             id,
             flow: FlowIndex(flow),
@@ -104,7 +114,7 @@ impl Sim {
             uplink,
             len_bytes,
             tid: f.tid,
-            flow_hash: flow_hash(&tuple, self.hash_perturbation),
+            flow_hash: hash,
             ecn: Ecn::NotEct,
             created: self.now,
             enqueue_time: self.now,
@@ -258,6 +268,9 @@ impl Sim {
             Payload::Tcp { conn, segment } => {
                 let (conn, segment) = (*conn, **segment);
                 self.tcp_receive(&packet, conn, &segment);
+                if let Payload::Tcp { segment, .. } = packet.payload {
+                    self.spare_segments.push(segment);
+                }
             }
             Payload::Udp => {
                 fm.rx_bytes += u64::from(packet.len_bytes - UDP_IP_HEADER_BYTES);

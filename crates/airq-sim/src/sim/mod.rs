@@ -23,7 +23,7 @@ use crate::metrics::{
 use crate::packet::NodeId;
 use crate::rng::{RngRoot, RngStream};
 use crate::station::{StationTx, STATION_QUEUE_PACKETS};
-use crate::tcp::{Outgoing, TcpConfigError};
+use crate::tcp::{Outgoing, Segment, TcpConfigError};
 use crate::traffic::{App, FlowSpec, Load};
 use crate::txpath::TxOutput;
 use crate::voip_stats::VoipStats;
@@ -179,6 +179,10 @@ pub struct Sim {
     out: TxOutput,
     /// Scratch buffer of TCP segments an endpoint sends.
     tcp_out: Vec<Outgoing>,
+    /// Boxes of TCP segments that have arrived, for the next segments sent (a run sends
+    /// millions; this spares the allocator). The boxes themselves are what is kept.
+    #[allow(clippy::vec_box)]
+    spare_segments: Vec<Box<Segment>>,
     winners: Vec<EdcafId>,
     internal: Vec<EdcafId>,
     metrics: Metrics,
@@ -263,6 +267,7 @@ impl Sim {
                 },
                 conns: Vec::new(),
                 http: HttpState::new(&spec.app),
+                hashes: Vec::new(),
             })
             .collect();
         let mut saturated_by_node = vec![Vec::new(); n + 1];
@@ -313,6 +318,7 @@ impl Sim {
             hash_perturbation,
             out: TxOutput::default(),
             tcp_out: Vec::new(),
+            spare_segments: Vec::new(),
             winners: Vec::new(),
             internal: Vec::new(),
             metrics,

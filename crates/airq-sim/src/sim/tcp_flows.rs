@@ -155,15 +155,19 @@ impl Sim {
     fn tcp_packet(&mut self, flow: u32, conn: u32, side: Side, o: Outgoing) -> SimPacket {
         let uplink = side == Side::Station;
         let flow_uplink = self.flows[flow as usize].spec.direction == Direction::Uplink;
+        let segment = match self.spare_segments.pop() {
+            Some(mut b) => {
+                *b = o.segment;
+                b
+            }
+            None => Box::new(o.segment),
+        };
         let mut packet = self.make_packet(
             flow,
             conn,
             uplink != flow_uplink,
             o.segment.ip_len(),
-            Payload::Tcp {
-                conn,
-                segment: Box::new(o.segment),
-            },
+            Payload::Tcp { conn, segment },
         );
         if o.ect {
             packet.ecn = Ecn::Ect0;
