@@ -6,7 +6,8 @@
 //!
 //! `cargo run --release -p airq-sim --example bench [scale] [filter]` — `scale`
 //! multiplies the simulated durations (default 1); `filter` keeps only the rows whose
-//! label or preset contains it (e.g. `TCP`, `fq_mac`).
+//! "label preset" contains it (e.g. `TCP`, `fq_mac`, `TCP airtime`), or ends with it if
+//! it ends with `$` (`TCP airtime$`).
 
 use airq::phy::Band;
 use airq::{Duration, Instant};
@@ -36,7 +37,13 @@ fn main() {
         .map(|s| s.parse().expect("scale is a number"))
         .unwrap_or(1.0);
     let filter = std::env::args().nth(2).unwrap_or_default();
-    let wanted = |label: &str, preset: &str| label.contains(&filter) || preset.contains(&filter);
+    let wanted = |label: &str, preset: &str| {
+        let row = format!("{label} {preset}");
+        match filter.strip_suffix('$') {
+            Some(end) => row.ends_with(end),
+            None => row.contains(&filter),
+        }
+    };
     println!(
         "{:>8} {:>11} {:>10} {:>12} {:>14} {:>12}",
         "stations", "preset", "sim s", "wall s", "sim s/wall s", "events/s"

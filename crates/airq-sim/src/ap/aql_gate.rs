@@ -4,10 +4,10 @@
 //!
 //! A frame is charged when it leaves the MAC layer for the driver (mac80211 charges in
 //! `ieee80211_tx_dequeue`) and released when it is completed, delivered or dropped at
-//! the retry limit. mac80211 stores each frame's estimate in `tx_time_est` to release the
-//! same amount; here the estimate is a pure function of the station's (fixed) rate, the
-//! packet length and the AC, so the release recomputes it instead of storing it per
-//! packet.
+//! the retry limit. As mac80211 keeps each frame's estimate in `tx_time_est` to release
+//! the same amount, the packet carries it ([`SimPacket::airtime_est_us`]).
+//!
+//! [`SimPacket::airtime_est_us`]: crate::packet::SimPacket::airtime_est_us
 
 use airq::airtime::AirtimeGate;
 use airq::aql::{kernel_assumes_ampdu, AirtimeEstimator, Aql, AqlParams};
@@ -17,6 +17,8 @@ use airq::{Ac, Instant, StationId};
 pub(super) struct AqlGate {
     aql: Option<Aql>,
     estimator: AirtimeEstimator,
+    /// The last estimate, by its inputs: an aggregate's packets mostly share them.
+    last: Option<(Rate, u32, Ac, u32)>,
 }
 
 impl AqlGate {
@@ -33,7 +35,11 @@ impl AqlGate {
             }
             None => None,
         };
-        Some(AqlGate { aql, estimator })
+        Some(AqlGate {
+            aql,
+            estimator,
+            last: None,
+        })
     }
 
     pub(super) fn aql(&self) -> Option<&Aql> {
@@ -42,9 +48,17 @@ impl AqlGate {
 
     /// The airtime a packet of `len_bytes` at `rate` in `ac` is charged, µs (mac80211
     /// assumes an A-MPDU in every AC but VO).
-    pub(super) fn estimate_us(&self, rate: &Rate, len_bytes: u32, ac: Ac) -> u32 {
-        self.estimator
-            .estimate_us(rate, len_bytes, kernel_assumes_ampdu(ac))
+    pub(super) fn estimate_us(&mut self, rate: &Rate, len_bytes: u32, ac: Ac) -> u32 {
+        match self.last {
+            Some((r, len, a, us)) if (r, len, a) == (*rate, len_bytes, ac) => us,
+            _ => {
+                let us = self
+                    .estimator
+                    .estimate_us(rate, len_bytes, kernel_assumes_ampdu(ac));
+                self.last = Some((*rate, len_bytes, ac, us));
+                us
+            }
+        }
     }
 
     /// The per-packet station gate (`ieee80211_txq_airtime_check` at the start of
