@@ -32,7 +32,7 @@ pub const G711_INTERVAL: Duration = Duration::from_millis(20);
 pub enum Direction {
     /// Server → AP → station.
     Downlink,
-    /// Station → AP → server.
+    /// Station → AP → server (for a station-to-station ping: → AP → the peer).
     Uplink,
 }
 

@@ -362,9 +362,11 @@ mod tests {
     fn a_station_to_station_ping_goes_from_the_station_to_its_peer() {
         let spec = FlowSpec::station_ping(0, 2, Duration::from_millis(100));
         let request = five_tuple(&spec, 3, 0, true);
-        // 10.0.1.1 → 10.0.1.3, ICMP, the echo identifier on the pinging end.
-        assert_eq!((request.src, request.dst), (0x0a00_0101, 0x0a00_0103));
-        assert_eq!((request.protocol, request.dst_port), (PROTO_ICMP, 0));
+        // ICMP from 10.0.1.1 to 10.0.1.3.
+        assert_eq!(
+            (request.src, request.dst, request.protocol),
+            (0x0a00_0101, 0x0a00_0103, PROTO_ICMP)
+        );
         assert_eq!(five_tuple(&spec, 3, 0, false), request.reversed());
         // Both ways start uplink, from the end that sends, relayed to the other.
         assert_eq!(first_hop(&spec, true), (0, true, Some(2)));
