@@ -93,7 +93,10 @@ fn flows_of(t: &Traffic) -> Vec<FlowSpec> {
                     payload_bytes: *payload_bytes,
                 },
             )],
-            Test::Ping { interval } => vec![FlowSpec::ping(station, *interval)],
+            Test::Ping { interval, to } => vec![match *to {
+                Some(peer) => FlowSpec::station_ping(station, peer, *interval),
+                None => FlowSpec::ping(station, *interval),
+            }],
             Test::Voip => [Direction::Downlink, Direction::Uplink]
                 .map(|d| FlowSpec::voip(station, d))
                 .to_vec(),
@@ -156,6 +159,22 @@ mod tests {
         let scenario = parse("t.toml", &text, &[]).unwrap();
         let input = build(&scenario, "fifo").unwrap();
         input.bss.flows.iter().map(|f| f.dscp.get()).collect()
+    }
+
+    #[test]
+    fn a_ping_with_to_goes_from_every_other_station_to_it() {
+        let text = "name = \"t\"\nduration = 1.0\n[[station]]\nname = \"a\"\ncount = 3\n\
+                    standard = \"ht\"\nmcs = 7\n[[traffic]]\ntest = \"ping\"\nto = \"a2\"\n";
+        let scenario = parse("t.toml", text, &[]).unwrap();
+        let flows = build(&scenario, "fifo").unwrap().bss.flows;
+        let interval = airq::Duration::from_millis(200);
+        assert_eq!(
+            flows,
+            [
+                FlowSpec::station_ping(0, 1, interval),
+                FlowSpec::station_ping(2, 1, interval)
+            ]
+        );
     }
 
     #[test]

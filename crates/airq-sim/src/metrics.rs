@@ -28,7 +28,9 @@ pub struct StationMetrics {
     pub collisions: u64,
     /// Dropped packets by cause ([`DropCause::ALL`] order), both directions.
     pub drops: [u64; DropCause::ALL.len()],
-    /// One-way delay of received packets: sum and maximum.
+    /// One-way delay of received packets, from their creation: sum and maximum. A
+    /// packet relayed from one station to another counts twice, like its bytes: at the
+    /// AP for its source, at its destination for the other station.
     pub delay_sum: Duration,
     pub delay_max: Duration,
 }

@@ -1,6 +1,7 @@
 //! The packets the simulator moves: an IP packet with the fields the queues look at
-//! (length, flow hash, ECN, TID), where it came from and where it goes, and when it was
-//! made, so that delay can be measured end to end.
+//! (length, flow hash, ECN, TID), where it came from and where it goes (between the
+//! server and a station, or between two stations through the AP), and when it was made,
+//! so that delay can be measured end to end.
 
 use crate::tcp::Segment;
 use airq::{Ecn, Instant, Packet, Tid};
@@ -56,6 +57,10 @@ pub struct SimPacket {
     pub station: u16,
     /// Uplink (station → AP → server) or downlink.
     pub uplink: bool,
+    /// On the uplink hop of a packet between two stations: the station the AP relays it
+    /// to. The AP then sends it down to that station (which becomes `station`) instead
+    /// of on to the server.
+    pub relay_to: Option<u16>,
     /// IP packet length.
     pub len_bytes: u32,
     pub tid: Tid,

@@ -1,6 +1,7 @@
 //! The traffic of a scenario: flows between the wired server and a station, each run by
 //! an application — UDP (saturated or at a constant bit rate), ICMP echo (ping), a
-//! VoIP call leg, a bulk TCP transfer or web page loads.
+//! VoIP call leg, a bulk TCP transfer or web page loads. A ping may instead go from one
+//! station to another, relayed by the AP.
 //!
 //! A saturated UDP flow keeps a fixed number of its packets queued at its sender (the AP
 //! for downlink, the station for uplink), topped up as they leave: the sender never runs
@@ -31,7 +32,7 @@ pub const G711_INTERVAL: Duration = Duration::from_millis(20);
 pub enum Direction {
     /// Server → AP → station.
     Downlink,
-    /// Station → AP → server.
+    /// Station → AP → server (for a station-to-station ping: → AP → the peer).
     Uplink,
 }
 
@@ -54,6 +55,10 @@ pub enum App {
     Ping {
         interval: Duration,
         payload_bytes: u32,
+        /// Ping this station instead of the server: the flow's station sends the
+        /// requests (the flow goes [`Direction::Uplink`]) and the AP relays each request
+        /// and reply from one station to the other, through its whole transmit path.
+        peer: Option<u16>,
     },
     /// One direction of a G.711 call: an RTP packet of 20 ms of speech every 20 ms,
     /// rated at the receiver with the E-model ([`crate::voip_stats`]).
@@ -151,8 +156,31 @@ impl FlowSpec {
             App::Ping {
                 interval,
                 payload_bytes: 56,
+                peer: None,
             },
         )
+    }
+
+    /// Pings from `station` to station `peer` every `interval` (56-byte payload), each
+    /// request and reply relayed by the AP.
+    pub fn station_ping(station: u16, peer: u16, interval: Duration) -> FlowSpec {
+        FlowSpec::new(
+            station,
+            Direction::Uplink,
+            App::Ping {
+                interval,
+                payload_bytes: 56,
+                peer: Some(peer),
+            },
+        )
+    }
+
+    /// The station a station-to-station ping goes to.
+    pub fn peer(&self) -> Option<u16> {
+        match self.app {
+            App::Ping { peer, .. } => peer,
+            _ => None,
+        }
     }
 
     /// One direction of a G.711 call to or from `station`, marked EF (voice, AC_VO).

@@ -14,6 +14,7 @@
 //! [wired]   rate_mbps = 1000, delay_ms = 1.0, extra_delay_ms = 0.0
 //! [[station]] name = "fast", count = 2, standard = "ht", mcs = 15, width = 20, gi = "long"
 //! [[traffic]] test = "udp_flood", stations = ["fast", "slow"]
+//! [[traffic]] test = "ping", interval_ms = 200, to = "slow"   # station-to-station
 //! ```
 
 use super::ap_file::ApSection;
@@ -177,6 +178,8 @@ pub struct TrafficSection {
     pub dscp: Option<u8>,
     /// Ping interval, ms.
     pub interval_ms: Option<f64>,
+    /// The station to ping instead of the server (ping).
+    pub to: Option<String>,
     /// Pages to fetch (http).
     pub pages: Option<u32>,
     /// TCP congestion control: `cubic` or `newreno`.
@@ -204,6 +207,7 @@ impl TrafficSection {
             ("payload_bytes", self.payload_bytes.is_some()),
             ("dscp", self.dscp.is_some()),
             ("interval_ms", self.interval_ms.is_some()),
+            ("to", self.to.is_some()),
             ("pages", self.pages.is_some()),
             ("cc", self.cc.is_some()),
             ("ecn", self.ecn.is_some()),

@@ -64,8 +64,9 @@ pub const TESTS: [TestInfo; 10] = [
     },
     TestInfo {
         name: "ping",
-        about: "ICMP echo from the server to each station every interval_ms (default 200)",
-        keys: &["interval_ms", "dscp"],
+        about: "ICMP echo from the server to each station every interval_ms (default 200); \
+                with `to`, from each station to the station named, through the AP",
+        keys: &["interval_ms", "dscp", "to"],
     },
     TestInfo {
         name: "voip",
@@ -114,6 +115,8 @@ pub enum Test {
     Ping {
         /// Between two pings.
         interval: Duration,
+        /// The station pinged instead of the server.
+        to: Option<u16>,
     },
     /// A voice call each way.
     Voip,
@@ -177,8 +180,34 @@ pub fn validate(
             ));
         }
     }
-    let stations =
+    // A station-to-station ping goes from the stations picked (by default every other
+    // one) to the station `to` names.
+    let to = match t.to.as_deref() {
+        Some(name) => {
+            let i = stations.iter().position(|s| s.name == name);
+            Some(i.ok_or_else(|| at("to", no_station(name, stations)))? as u16)
+        }
+        None => None,
+    };
+    let mut picked =
         pick_stations(t.stations.as_deref(), stations).map_err(|why| at("stations", why))?;
+    if let Some(to) = to {
+        let name = &stations[usize::from(to)].name;
+        if t.stations.is_some() && picked.contains(&to) {
+            return Err(at(
+                "to",
+                format!("`{name}` is also in `stations`: a station cannot ping itself"),
+            ));
+        }
+        picked.retain(|&s| s != to);
+        if picked.is_empty() {
+            return Err(at(
+                "to",
+                format!("`{name}` is the only station: no other station can ping it"),
+            ));
+        }
+    }
+    let stations = picked;
     let flows = t.flows.unwrap_or(1);
     if flows == 0 {
         return Err(at("flows", "must be at least 1".into()));
@@ -256,6 +285,7 @@ pub fn validate(
         },
         "ping" => Test::Ping {
             interval: interval(200.0)?,
+            to,
         },
         "voip" => Test::Voip,
         "http" => {
@@ -333,11 +363,7 @@ fn pick_stations(names: Option<&[String]>, stations: &[Station]) -> Result<Vec<u
                 .collect(),
         };
         if matching.is_empty() {
-            let all: Vec<&str> = stations.iter().map(|s| s.name.as_str()).collect();
-            return Err(format!(
-                "no station named `{name}`; stations: {}",
-                all.join(", ")
-            ));
+            return Err(no_station(name, stations));
         }
         for i in matching {
             if !picked.contains(&i) {
@@ -346,4 +372,10 @@ fn pick_stations(names: Option<&[String]>, stations: &[Station]) -> Result<Vec<u
         }
     }
     Ok(picked)
+}
+
+/// Why `name` selects no station: the stations there are.
+fn no_station(name: &str, stations: &[Station]) -> String {
+    let all: Vec<&str> = stations.iter().map(|s| s.name.as_str()).collect();
+    format!("no station named `{name}`; stations: {}", all.join(", "))
 }

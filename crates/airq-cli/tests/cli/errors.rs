@@ -107,6 +107,35 @@ fn bad_traffic_is_refused() {
 }
 
 #[test]
+fn a_ping_to_an_unknown_station_or_to_itself_is_refused() {
+    let ping_to =
+        |keys: &str| SMALL.replace("test = \"udp_flood\"", &format!("test = \"ping\"\n{keys}"));
+    refused(
+        &ping_to("to = \"medium\""),
+        &["bad.toml:17:1: traffic.0.to: no station named `medium`; stations: fast, slow"],
+    );
+    refused(
+        &ping_to("stations = [\"fast\", \"slow\"]\nto = \"slow\""),
+        &["bad.toml:18:1: traffic.0.to: `slow` is also in `stations`: a station cannot ping itself"],
+    );
+    refused(
+        &SMALL.replace(
+            "test = \"udp_flood\"",
+            "test = \"udp_flood\"\nto = \"slow\"",
+        ),
+        &["bad.toml:17:1: traffic.0.to: `to` does not apply to test `udp_flood`"],
+    );
+    let alone = ping_to("to = \"fast\"").replace(
+        "[[station]]\nname = \"slow\"\nstandard = \"ht\"\nmcs = 0\n",
+        "",
+    );
+    refused(
+        &alone,
+        &["traffic.0.to: `fast` is the only station: no other station can ping it"],
+    );
+}
+
+#[test]
 fn unknown_groups_are_refused() {
     refused(
         &SMALL.replace("mcs = 7", "mcs = 7\ngroup = \"guests\""),

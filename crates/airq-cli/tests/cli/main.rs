@@ -4,6 +4,7 @@
 mod errors;
 mod flent;
 mod outputs;
+mod ping;
 mod plots;
 mod policies;
 mod scenarios;

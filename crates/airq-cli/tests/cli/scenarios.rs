@@ -47,5 +47,7 @@ fn list_names_scenarios_configs_and_tests() {
     for preset in airq_sim::ap::PRESET_NAMES {
         assert!(configs.lines().any(|l| l.starts_with(preset)), "{configs}");
     }
-    assert!(listed("tests").contains("tcp_download"));
+    let tests = listed("tests");
+    assert!(tests.contains("tcp_download"), "{tests}");
+    assert!(tests.contains("with `to`, from each station"), "{tests}");
 }

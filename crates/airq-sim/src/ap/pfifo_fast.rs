@@ -78,6 +78,7 @@ mod tests {
             flow: FlowIndex(0),
             station: 0,
             uplink: false,
+            relay_to: None,
             len_bytes: 1500,
             tid: Tid::new(tid).unwrap(),
             flow_hash: 0,

@@ -1,5 +1,6 @@
 //! The hosts' side of the loop: the flows' applications making packets at the server and
-//! the stations, the wired link, and what arrives at a packet's destination.
+//! the stations, the wired link, the AP relaying packets from one station to another,
+//! and what arrives at a packet's destination.
 
 use super::http::HttpState;
 use super::tcp_flows::Connection;
@@ -16,10 +17,16 @@ use airq::{Ecn, Instant, Tid};
 const SERVER_ADDRESS: u32 = 0x0a00_0001;
 const STATION_ADDRESS_BASE: u32 = 0x0a00_0101;
 
+/// The address of station `station`.
+fn station_address(station: u16) -> u32 {
+    STATION_ADDRESS_BASE + u32::from(station)
+}
+
 /// The 5-tuple of a packet of connection `conn` of `flow`: the station's end has an
 /// ephemeral port per flow and connection, the server's a well-known one per
 /// application (ICMP echo: the echo identifier, which Linux's flow dissector uses as
-/// ports).
+/// ports). The peer of a station-to-station ping stands where the server would, so its
+/// requests go from the flow's station to the peer's address.
 fn five_tuple(spec: &FlowSpec, flow: u32, conn: u32, uplink: bool) -> FiveTuple {
     let (protocol, server_port) = match spec.app {
         App::Udp { .. } => (PROTO_UDP, 5001),
@@ -29,9 +36,10 @@ fn five_tuple(spec: &FlowSpec, flow: u32, conn: u32, uplink: bool) -> FiveTuple 
         App::Http { .. } => (PROTO_TCP, 80),
     };
     let station_port = 32768 + ((flow * 64 + conn) % 28232) as u16;
+    let far_end = spec.peer().map_or(SERVER_ADDRESS, station_address);
     let down = FiveTuple {
-        src: SERVER_ADDRESS,
-        dst: STATION_ADDRESS_BASE + u32::from(spec.station),
+        src: far_end,
+        dst: station_address(spec.station),
         src_port: server_port,
         dst_port: station_port,
         protocol,
@@ -40,6 +48,18 @@ fn five_tuple(spec: &FlowSpec, flow: u32, conn: u32, uplink: bool) -> FiveTuple 
         down.reversed()
     } else {
         down
+    }
+}
+
+/// The first wireless hop of a packet of `spec` that goes `uplink` (from the flow's
+/// station) or not: the station it leaves or reaches, whether it goes up, and the
+/// station the AP relays it to. Between two stations both ways start with an uplink
+/// hop, from whichever end sends.
+fn first_hop(spec: &FlowSpec, uplink: bool) -> (u16, bool, Option<u16>) {
+    match spec.peer() {
+        Some(peer) if uplink => (spec.station, true, Some(peer)),
+        Some(peer) => (peer, true, Some(spec.station)),
+        None => (spec.station, uplink, None),
     }
 }
 
@@ -107,11 +127,13 @@ impl Sim {
         let hash = *f.hashes[c][usize::from(uplink)].get_or_insert_with(|| {
             flow_hash(&five_tuple(&f.spec, flow, conn, uplink), perturbation)
         });
+        let (station, uplink, relay_to) = first_hop(&f.spec, uplink);
         SimPacket {
             id,
             flow: FlowIndex(flow),
-            station: f.spec.station,
+            station,
             uplink,
+            relay_to,
             len_bytes,
             tid: f.tid,
             flow_hash: hash,
@@ -127,13 +149,18 @@ impl Sim {
     /// the server serialises a downlink one onto the wired link towards the AP.
     pub(super) fn send(&mut self, packet: SimPacket) {
         if packet.uplink {
-            let node = NodeId::Sta(packet.station);
-            self.enqueue_at(node, packet);
-            self.drain_out();
-            self.update_access(node);
+            self.transmit_from(NodeId::Sta(packet.station), packet);
         } else {
             self.wire_send(TOWARDS_AP, packet);
         }
+    }
+
+    /// Hands a packet to `node`'s transmit path, accounts its drops and lets `node`
+    /// contend for the medium.
+    pub(super) fn transmit_from(&mut self, node: NodeId, packet: SimPacket) {
+        self.enqueue_at(node, packet);
+        self.drain_out();
+        self.update_access(node);
     }
 
     fn wire_send(&mut self, dir: usize, packet: SimPacket) {
@@ -240,14 +267,18 @@ impl Sim {
     }
 
     /// A packet received by the radio at the end of its wireless hop: a station's packet
-    /// has arrived; an uplink one goes on over the wired link to the server.
-    fn delivered(&mut self, packet: SimPacket) {
+    /// has arrived; an uplink one goes on over the wired link to the server, or back
+    /// down to the station it is relayed to.
+    fn delivered(&mut self, mut packet: SimPacket) {
         self.left_sender(&packet);
         let m = &mut self.metrics.stations[packet.station as usize];
         if packet.uplink {
             m.rx_bytes_up += u64::from(packet.len_bytes);
             m.rx_packets_up += 1;
-            self.wire_send(TOWARDS_SERVER, packet);
+            match packet.relay_to.take() {
+                Some(peer) => self.relay(packet, peer),
+                None => self.wire_send(TOWARDS_SERVER, packet),
+            }
         } else {
             m.rx_bytes_down += u64::from(packet.len_bytes);
             m.rx_packets_down += 1;
@@ -255,13 +286,32 @@ impl Sim {
         }
     }
 
-    /// A packet reaches the host it was sent to (the server or a station).
-    pub(super) fn receive(&mut self, packet: SimPacket) {
-        let now = self.now;
-        let delay = now - packet.created;
+    /// The AP relays a packet from one station to another, as mac80211 forwards a frame
+    /// for a station of its own BSS (`ieee80211_deliver_skb`): through `dev_queue_xmit`,
+    /// so through the qdisc, the MAC layer's queues, the scheduler and the driver like
+    /// any downlink packet, keeping the TID it was received with. The uplink hop's
+    /// delay counts as the source station's, as the server's reception does for an
+    /// uplink packet.
+    fn relay(&mut self, mut packet: SimPacket, peer: u16) {
+        self.record_delay(&packet);
+        packet.station = peer;
+        packet.uplink = false;
+        self.transmit_from(NodeId::Ap, packet);
+    }
+
+    /// Counts the one-way delay of `packet`, from its creation until now, for its
+    /// station.
+    fn record_delay(&mut self, packet: &SimPacket) {
+        let delay = self.now - packet.created;
         let m = &mut self.metrics.stations[packet.station as usize];
         m.delay_sum += delay;
         m.delay_max = m.delay_max.max(delay);
+    }
+
+    /// A packet reaches the host it was sent to (the server or a station).
+    pub(super) fn receive(&mut self, packet: SimPacket) {
+        let now = self.now;
+        self.record_delay(&packet);
         let flow = packet.flow.0;
         let fm = &mut self.metrics.flows[flow as usize];
         match &packet.payload {
@@ -315,5 +365,29 @@ impl Sim {
                 });
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use airq::Duration;
+
+    #[test]
+    fn a_station_to_station_ping_goes_from_the_station_to_its_peer() {
+        let spec = FlowSpec::station_ping(0, 2, Duration::from_millis(100));
+        let request = five_tuple(&spec, 3, 0, true);
+        // ICMP from 10.0.1.1 to 10.0.1.3.
+        assert_eq!(
+            (request.src, request.dst, request.protocol),
+            (0x0a00_0101, 0x0a00_0103, PROTO_ICMP)
+        );
+        assert_eq!(five_tuple(&spec, 3, 0, false), request.reversed());
+        // Both ways start uplink, from the end that sends, relayed to the other.
+        assert_eq!(first_hop(&spec, true), (0, true, Some(2)));
+        assert_eq!(first_hop(&spec, false), (2, true, Some(0)));
+        let server = FlowSpec::ping(0, Duration::from_millis(100));
+        assert_eq!(five_tuple(&server, 3, 0, false).src, SERVER_ADDRESS);
+        assert_eq!(first_hop(&server, false), (0, false, None));
     }
 }

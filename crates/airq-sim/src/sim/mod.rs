@@ -24,7 +24,7 @@ use crate::packet::NodeId;
 use crate::rng::{RngRoot, RngStream};
 use crate::station::{StationTx, STATION_QUEUE_PACKETS};
 use crate::tcp::{Outgoing, Segment, TcpConfigError};
-use crate::traffic::{App, FlowSpec, Load};
+use crate::traffic::{App, Direction, FlowSpec, Load};
 use crate::txpath::TxOutput;
 use crate::voip_stats::VoipStats;
 pub use crate::wired::WiredLink;
@@ -113,6 +113,22 @@ pub enum SimError {
     ZeroRate {
         flow: usize,
     },
+    /// A station-to-station ping names a peer the BSS does not have.
+    UnknownPeer {
+        flow: usize,
+        peer: u16,
+        stations: usize,
+    },
+    /// A station-to-station ping names its own station as the peer.
+    PeerIsItself {
+        flow: usize,
+        station: u16,
+    },
+    /// A station-to-station ping that is not [`Direction::Uplink`]: its station sends
+    /// the requests.
+    PeerPingNotUplink {
+        flow: usize,
+    },
     /// A TCP flow's configuration is out of range.
     Tcp {
         flow: usize,
@@ -139,6 +155,24 @@ impl std::fmt::Display for SimError {
             SimError::ZeroRate { flow } => write!(
                 f,
                 "flow {flow}: a CBR rate or a ping interval must be above 0"
+            ),
+            SimError::UnknownPeer {
+                flow,
+                peer,
+                stations,
+            } => write!(
+                f,
+                "flow {flow} pings station {peer}, but the BSS has {stations} stations"
+            ),
+            SimError::PeerIsItself { flow, station } => write!(
+                f,
+                "flow {flow}: station {station} cannot ping itself; the peer of a \
+                 station-to-station ping is another station"
+            ),
+            SimError::PeerPingNotUplink { flow } => write!(
+                f,
+                "flow {flow}: a station-to-station ping goes uplink (its station sends the \
+                 requests)"
             ),
             SimError::Tcp { flow, error } => write!(f, "flow {flow}: TCP: {error}"),
             SimError::BadPage { flow } => write!(
@@ -210,6 +244,24 @@ impl Sim {
             );
             if periodic && spec.interval().is_none() {
                 return Err(SimError::ZeroRate { flow });
+            }
+            if let Some(peer) = spec.peer() {
+                if usize::from(peer) >= stations_count {
+                    return Err(SimError::UnknownPeer {
+                        flow,
+                        peer,
+                        stations: stations_count,
+                    });
+                }
+                if peer == spec.station {
+                    return Err(SimError::PeerIsItself {
+                        flow,
+                        station: peer,
+                    });
+                }
+                if spec.direction != Direction::Uplink {
+                    return Err(SimError::PeerPingNotUplink { flow });
+                }
             }
             if let App::Tcp { config } | App::Http { config, .. } = &spec.app {
                 config
@@ -420,9 +472,7 @@ impl Sim {
                     self.receive(packet);
                     return;
                 }
-                self.enqueue_at(NodeId::Ap, packet);
-                self.drain_out();
-                self.update_access(NodeId::Ap);
+                self.transmit_from(NodeId::Ap, packet);
             }
             Event::QueueSample => {
                 let step = self.scenario.queue_sample_step.expect("sampling on");

@@ -1,12 +1,15 @@
 //! Ping through the BSS: on an idle channel the RTT is the wired round trip plus two
 //! short exchanges; under a saturated download it shows the AP's queueing — hundreds
 //! of milliseconds or lost behind a FIFO, tens with FQ-MAC, where the ping has its own
-//! queue.
+//! queue. A ping from one station to another has no wired hop but twice the wireless
+//! ones, each request and reply relayed through the AP's queues.
 
-use airq::{Duration, Instant};
+use airq::phy::ack_duration;
+use airq::{Ac, Duration, Instant};
 use airq_sim::ap::ApConfig;
+use airq_sim::frame::MPDU_OVERHEAD_BYTES;
 use airq_sim::metrics::Metrics;
-use airq_sim::sim::Sim;
+use airq_sim::sim::{BssScenario, Sim, SimError};
 use airq_sim::testbed::three_stations;
 use airq_sim::traffic::{Direction, FlowSpec};
 
@@ -15,7 +18,11 @@ fn run(preset: &str, loaded: bool) -> Metrics {
     if loaded {
         flows.extend((0..3).map(|s| FlowSpec::saturated(s, Direction::Downlink)));
     }
-    let mut sim = Sim::new(three_stations(flows), &ApConfig::preset(preset).unwrap()).unwrap();
+    run_flows(preset, three_stations(flows))
+}
+
+fn run_flows(preset: &str, scenario: BssScenario) -> Metrics {
+    let mut sim = Sim::new(scenario, &ApConfig::preset(preset).unwrap()).unwrap();
     sim.run_until(Instant::ZERO + Duration::from_secs(5));
     sim.metrics().clone()
 }
@@ -58,5 +65,147 @@ fn ping_under_load_shows_the_queueing() {
     assert!(
         (2.0..50.0).contains(&median),
         "FQ-MAC median RTT {median} ms"
+    );
+}
+
+const INTERVAL: Duration = Duration::from_millis(100);
+
+/// The first fast station pings the second (both HT MCS15) every 100 ms for 5 s, with
+/// `load` beside it.
+fn station_ping(preset: &str, load: Vec<FlowSpec>) -> Metrics {
+    let mut flows = vec![FlowSpec::station_ping(0, 1, INTERVAL)];
+    flows.extend(load);
+    run_flows(preset, three_stations(flows))
+}
+
+#[test]
+fn idle_station_to_station_ping_is_four_exchanges_without_the_wire() {
+    let s2s = station_ping("fifo", Vec::new());
+    let server = run("fifo", false);
+    assert_eq!(s2s.flows[0].station, 0, "the RTT is the source's");
+    // Requests at 0, 100, ..., 4900 ms, each answered in about a millisecond.
+    assert_eq!(s2s.flows[0].rtt.len(), 50);
+    // Each way: up to the AP, then down to the other station, every hop at least AIFS,
+    // the PPDU of the 84-byte packet at MCS15, SIFS and an Ack (a BlockAck is longer).
+    let scenario = three_stations(Vec::new());
+    let bss = &scenario.bss;
+    let rate = scenario.stations[0].rate;
+    let exchange = bss.timing.aifs(bss.edca.get(Ac::Be).aifsn)
+        + rate.ppdu_duration(84 + MPDU_OVERHEAD_BYTES, bss.band)
+        + bss.timing.sifs_time
+        + ack_duration(&bss.control_rate, bss.band);
+    let floor = exchange * 4;
+    let wired_rtt = (scenario.wired.delay + scenario.wired.serialization(84)) * 2;
+    for s in &s2s.flows[0].rtt {
+        assert!(
+            (floor..wired_rtt).contains(&s.rtt),
+            "RTT {:?} outside {floor:?} (4 exchanges) .. {wired_rtt:?} (the wire alone)",
+            s.rtt
+        );
+    }
+    // The server's ping crosses the air twice, the stations' four times: twice the
+    // server's RTT without its wired round trip.
+    let s2s_ms = median_rtt_ms(&s2s);
+    let two_hops_ms = median_rtt_ms(&server) - wired_rtt.as_secs_f64() * 1e3;
+    let ratio = s2s_ms / two_hops_ms;
+    assert!(
+        (1.6..2.4).contains(&ratio),
+        "station-to-station {s2s_ms} ms, server ping over the air {two_hops_ms} ms: ratio {ratio}"
+    );
+}
+
+#[test]
+fn a_relayed_packet_counts_once_for_each_hop() {
+    let m = station_ping("fifo", Vec::new());
+    // Requests go up from station 0 and down to station 1, replies the other way:
+    // each fast station sent and received 50 packets of 84 bytes over the same rate.
+    for s in &m.stations[..2] {
+        assert_eq!((s.rx_packets_up, s.rx_packets_down), (50, 50), "{s:?}");
+        assert_eq!(
+            (s.rx_bytes_up, s.rx_bytes_down),
+            (50 * 84, 50 * 84),
+            "{s:?}"
+        );
+        assert!(s.airtime_up > Duration::ZERO && s.airtime_up == s.airtime_down);
+        assert_eq!(s.drops.iter().sum::<u64>(), 0);
+    }
+    assert_eq!(m.stations[0].airtime(), m.stations[1].airtime());
+    assert_eq!(
+        m.stations[2],
+        Default::default(),
+        "the slow station is idle"
+    );
+    assert_eq!(m.flows[0].rx_packets, 50, "replies back at the source");
+}
+
+#[test]
+fn station_to_station_ping_under_a_download_to_the_peer_shows_the_aps_queueing() {
+    let load = || vec![FlowSpec::tcp_bulk(1, Direction::Downlink)];
+    // Behind a FIFO both relayed hops wait in the qdisc the download fills.
+    let fifo = station_ping("fifo", load());
+    let fifo_ms = median_rtt_ms(&fifo);
+    // FQ-MAC gives the ping flow its own queue at each hop: it waits only for the
+    // aggregates already handed to the driver.
+    let fq_mac = station_ping("fq_mac", load());
+    let fq_mac_ms = median_rtt_ms(&fq_mac);
+    assert!(fq_mac.flows[0].rtt.len() >= 49);
+    assert!(fifo_ms > 100.0, "FIFO median RTT {fifo_ms} ms");
+    assert!(fq_mac_ms < 50.0, "FQ-MAC median RTT {fq_mac_ms} ms");
+    assert!(
+        fifo_ms > 4.0 * fq_mac_ms,
+        "FIFO {fifo_ms} ms against FQ-MAC {fq_mac_ms} ms"
+    );
+}
+
+#[test]
+fn station_to_station_ping_is_deterministic() {
+    let rtts = |seed: u64| {
+        let mut scenario = three_stations(vec![
+            FlowSpec::station_ping(0, 1, INTERVAL),
+            FlowSpec::tcp_bulk(1, Direction::Downlink),
+        ]);
+        for link in &mut scenario.stations {
+            link.mpdu_error = 0.1;
+        }
+        scenario.seed = seed;
+        run_flows("airtime", scenario).flows[0].rtt.clone()
+    };
+    let a = rtts(5);
+    assert!(a.len() >= 45, "{} replies", a.len());
+    assert_eq!(a, rtts(5));
+    assert_ne!(a, rtts(6));
+}
+
+#[test]
+fn a_ping_to_itself_or_to_no_station_is_refused() {
+    let refused = |spec: FlowSpec| {
+        Sim::new(
+            three_stations(vec![spec]),
+            &ApConfig::preset("fifo").unwrap(),
+        )
+        .err()
+    };
+    assert_eq!(
+        refused(FlowSpec::station_ping(1, 1, INTERVAL)),
+        Some(SimError::PeerIsItself {
+            flow: 0,
+            station: 1
+        })
+    );
+    assert_eq!(
+        refused(FlowSpec::station_ping(0, 3, INTERVAL)),
+        Some(SimError::UnknownPeer {
+            flow: 0,
+            peer: 3,
+            stations: 3
+        })
+    );
+    let downlink = FlowSpec {
+        direction: Direction::Downlink,
+        ..FlowSpec::station_ping(0, 1, INTERVAL)
+    };
+    assert_eq!(
+        refused(downlink),
+        Some(SimError::PeerPingNotUplink { flow: 0 })
     );
 }

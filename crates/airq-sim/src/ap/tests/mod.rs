@@ -69,6 +69,7 @@ impl Source {
             flow: FlowIndex(flow),
             station,
             uplink: false,
+            relay_to: None,
             len_bytes,
             tid: Tid::new(tid).unwrap(),
             flow_hash: flow.wrapping_mul(0x9E37_79B9) ^ (u32::from(station) << 7),
