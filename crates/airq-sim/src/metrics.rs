@@ -95,6 +95,8 @@ pub struct TcpCounters {
     pub connections: u64,
     pub retransmits: u64,
     pub rto_timeouts: u64,
+    /// Tail loss probes sent (new data or a retransmission, RFC 8985 §7).
+    pub tlp_probes: u64,
     pub ce_received: u64,
     pub ecn_reductions: u64,
 }
@@ -104,6 +106,7 @@ impl TcpCounters {
     pub fn add(&mut self, s: &TcpStats) {
         self.retransmits += s.retransmits;
         self.rto_timeouts += s.rto_timeouts;
+        self.tlp_probes += s.tlp_probes;
         self.ce_received += s.ce_received;
         self.ecn_reductions += s.ecn_reductions;
     }

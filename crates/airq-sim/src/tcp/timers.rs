@@ -2,12 +2,27 @@
 //! Linux `tcp_schedule_loss_probe`, `tcp_send_loss_probe`), RACK's reorder timer
 //! (RFC 8985 §6.3, Linux `tcp_rack_reo_timeout`) and the delayed ACK.
 //!
-//! The probe timeout is Linux's: `2·SRTT`, plus 200 ms (`TCP_RTO_MIN`) when a single
-//! segment is outstanding to cover the peer's delayed ACK, else plus 2 ms
-//! (`TCP_TIMEOUT_MIN`); never later than the RTO. A probe is scheduled only in Open or
-//! CWR with nothing SACKed (Linux excludes Disorder), with SACK on, and one probe at a
-//! time. It sends new data if the receive window allows, else retransmits the last
-//! segment.
+//! The probe timeout (PTO) is Linux's (`tcp_schedule_loss_probe` since the 2017 commit
+//! "tcp: adjust tail loss probe timeout"), which is RFC 8985 §7.2's with 200 ms for the
+//! worst-case delayed ACK (WCDelAckT): `2·SRTT`, plus `min_rto` (Linux `TCP_RTO_MIN`,
+//! 200 ms) when a single segment is outstanding, whose ACK the peer may delay, else plus
+//! 2 ms (`TCP_TIMEOUT_MIN`); the initial RTO (`TCP_TIMEOUT_INIT`, 1 s) without an RTT
+//! sample; and never later than the RTO's deadline, where the probe goes in the RTO's
+//! place. (Earlier Linux used `max(2·SRTT, 10 ms)`, and with one segment out at least
+//! `1.5·SRTT + TCP_DELACK_MAX`.) The timer is armed after new data is sent and on every
+//! ACK that advances SND.UNA (RFC 8985 §7.2; Linux `tcp_write_xmit`,
+//! `tcp_set_xmit_timer`), unless RACK's reorder timer is pending. A probe is scheduled
+//! only in Open or CWR with nothing SACKed (Linux excludes Disorder) and with SACK on;
+//! whether the sender is application- or cwnd-limited does not matter (earlier Linux
+//! required that too). When it expires it sends new data if the receive window allows,
+//! cwnd and Nagle aside, else retransmits the last segment (RFC 8985 §7.3, Linux
+//! `tcp_send_loss_probe`), then re-arms the RTO from now; but at most one probe per
+//! flight (Linux since 2020, "tcp: allow at most one TLP probe per flight"): while a
+//! probe is outstanding the timer still runs, and its expiry only re-arms the RTO.
+//!
+//! A flight that queueing delays beyond `2·SRTT + 2 ms` draws a probe that turns out
+//! spurious (its D-SACK settles the episode without a reduction, RFC 8985 §7.4), as in
+//! Linux: the busy WiFi of the web page tests does that now and then.
 
 use super::endpoint::{TcpEndpoint, TcpState};
 use super::recovery::CaState;
@@ -89,9 +104,17 @@ impl TcpEndpoint {
         self.transmit(now, out);
     }
 
-    /// Sends a tail loss probe (RFC 8985 §7.3) and re-arms the RTO from now.
+    /// The probe timer expired (RFC 8985 §7.3, Linux `tcp_send_loss_probe`): sends a
+    /// tail loss probe and re-arms the RTO from now. At most one probe per flight: while
+    /// one is outstanding only the RTO is re-armed, and as Linux's `tcp_rearm_rto` does
+    /// over a pending probe timer, from the last transmission of the first outstanding
+    /// segment (`tcp_rto_delta_us`), not from now.
     fn send_loss_probe(&mut self, now: Instant, out: &mut Vec<Outgoing>) {
-        if self.tlp_high_seq.is_some() || self.snd.scoreboard.is_empty() {
+        let Some(head_sent) = self.snd.scoreboard.first().map(|s| s.xmit_time) else {
+            return;
+        };
+        if self.tlp_high_seq.is_some() {
+            self.rto_at = Some((head_sent + self.rtt.rto()).max(now));
             return;
         }
         if let Some((len, fin)) = self.next_new_segment(true) {
@@ -107,7 +130,9 @@ impl TcpEndpoint {
     }
 
     /// Arms the probe timer if a probe is allowed (see the module comment) and no
-    /// reorder timer is pending; disarms a pending probe otherwise.
+    /// reorder timer is pending; disarms a pending probe otherwise (RFC 8985 §7.2, Linux
+    /// `tcp_schedule_loss_probe`). The RTO is already running: the probe is capped at its
+    /// deadline (`tcp_rto_delta_us`, or the full RTO when an ACK restarts it).
     pub(super) fn schedule_tlp(&mut self, now: Instant) {
         if matches!(self.probe, Some((Probe::Reorder, _))) {
             return;
@@ -115,12 +140,12 @@ impl TcpEndpoint {
         let eligible = self.sack_ok
             && matches!(self.rec.state, CaState::Open | CaState::Cwr)
             && self.snd.scoreboard.sacked_out == 0
-            && self.tlp_high_seq.is_none()
             && !self.snd.scoreboard.is_empty();
         if !eligible {
             self.probe = None;
             return;
         }
+        // RFC 8985 §7.2: PTO = 2·SRTT, + WCDelAckT if FlightSize is one segment.
         let pto = match self.rtt.srtt() {
             Some(srtt) if self.snd.scoreboard.packets_out() == 1 => srtt * 2 + self.config.min_rto,
             Some(srtt) => srtt * 2 + TIMEOUT_MIN,

@@ -85,6 +85,12 @@ impl TcpEndpoint {
         }
         self.snd.scoreboard.push(start, end, fin, now);
         self.snd.snd_nxt = end;
+        // RFC 6298 §5.1 (Linux `tcp_event_new_data_sent` → `tcp_rearm_rto` when nothing
+        // was out): the RTO starts with the first segment, before the loss probe is
+        // scheduled, so that the probe is capped by it (RFC 8985 §7.2).
+        if self.rto_at.is_none() {
+            self.rto_at = Some(now + self.rtt.rto());
+        }
         if fin {
             self.snd.fin_seq = Some(end - 1);
         }
