@@ -16,7 +16,9 @@ use std::collections::VecDeque;
 pub struct AggregateLimits {
     /// Aggregate at all.
     pub ampdu: bool,
-    /// MPDUs per A-MPDU (the BlockAck window).
+    /// The BlockAck window: no MPDU a window or more past the oldest unacknowledged one.
+    pub ba_window: u16,
+    /// MPDUs per A-MPDU: the window, or less where a driver caps it.
     pub max_subframes: u16,
     pub max_ampdu_bytes: u32,
     /// The least of aPPDUMaxTime, the aggregate airtime cap and a non-zero TXOP limit.
@@ -38,6 +40,7 @@ impl AggregateLimits {
         let fits = |bytes: u32| link.rate.ppdu_duration(bytes, bss.band) <= max_duration;
         AggregateLimits {
             ampdu: link.ampdu && link.rate.supports_ampdu(),
+            ba_window: link.ba_window,
             max_subframes: link.ba_window,
             max_ampdu_bytes: link.max_ampdu_bytes,
             max_duration,
@@ -142,11 +145,7 @@ impl TidTx {
         mut pull: impl FnMut() -> Option<SimPacket>,
     ) -> Option<Ppdu> {
         let rate = link.rate;
-        let window = if limits.ampdu {
-            limits.max_subframes
-        } else {
-            1
-        };
+        let window = if limits.ampdu { limits.ba_window } else { 1 };
         let start = self.window_start();
         let mut psdu = PsduLength::new(limits.ampdu);
         let mut mpdus = std::mem::take(&mut self.spare);

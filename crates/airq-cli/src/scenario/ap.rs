@@ -199,10 +199,12 @@ impl ApSpec {
             DriverConfig::Softmac {
                 aggr_min_qdepth,
                 non_aggr_min_qdepth,
+                max_subframes,
             } => {
                 if let Some(sm) = &s.softmac {
                     *aggr_min_qdepth = sm.aggr_min_qdepth.unwrap_or(*aggr_min_qdepth);
                     *non_aggr_min_qdepth = sm.non_aggr_min_qdepth.unwrap_or(*non_aggr_min_qdepth);
+                    *max_subframes = sm.max_subframes.unwrap_or(*max_subframes);
                 }
             }
             DriverConfig::Firmware { max_pending_frames } => {

@@ -168,6 +168,8 @@ pub struct SoftmacSection {
     pub aggr_min_qdepth: Option<u32>,
     /// PPDUs per AC below which a single frame may be queued.
     pub non_aggr_min_qdepth: Option<u32>,
+    /// Subframes per A-MPDU, at most (also at most half the BlockAck window).
+    pub max_subframes: Option<u16>,
 }
 
 /// `[ap.firmware]`: ath10k's firmware queue.

@@ -121,6 +121,7 @@ impl ApTx {
             DriverConfig::Softmac {
                 aggr_min_qdepth,
                 non_aggr_min_qdepth,
+                ..
             } => Driver::Softmac(Softmac::new(
                 aggr_min_qdepth,
                 non_aggr_min_qdepth,
@@ -142,6 +143,7 @@ impl ApTx {
                 txqs,
                 txq_keys,
                 gate,
+                config.driver.max_subframes(),
             ),
             driver,
         })

@@ -26,6 +26,11 @@ pub const ATH9K_AGGR_MIN_QDEPTH: u32 = 2;
 /// ath9k.h `ATH_NON_AGGR_MIN_QDEPTH 8`: "minimum h/w qdepth for non-aggregated traffic".
 pub const ATH9K_NON_AGGR_MIN_QDEPTH: u32 = 8;
 
+/// ath9k.h `ATH_AMPDU_SUBFRAME_DEFAULT 32`: `ath_tx_form_aggr` (xmit.c) ends an A-MPDU
+/// at `min(h_baw, ATH_AMPDU_SUBFRAME_DEFAULT)` subframes, `h_baw` being half the
+/// BlockAck window.
+pub const ATH9K_AMPDU_SUBFRAME_DEFAULT: u16 = 32;
+
 /// ath10k with 10.x firmware (QCA988x): MSDU descriptors the host may have outstanding
 /// in the firmware, all queues together (hw.h `TARGET_10X_NUM_MSDU_DESC (1024 + 400)`,
 /// copied to `ar->htt.max_num_pending_tx` in `ath10k_core_init_firmware_features`,
@@ -162,6 +167,8 @@ pub enum DriverConfig {
         aggr_min_qdepth: u32,
         /// PPDUs (of any kind) per AC below which a non-aggregated frame may be queued.
         non_aggr_min_qdepth: u32,
+        /// Subframes per A-MPDU, at most; also at most half the BlockAck window.
+        max_subframes: u16,
     },
     /// ath10k-like: the host pushes frames into a deep firmware queue, which builds
     /// aggregates itself when the medium is won.
@@ -174,6 +181,17 @@ impl DriverConfig {
         DriverConfig::Softmac {
             aggr_min_qdepth: ATH9K_AGGR_MIN_QDEPTH,
             non_aggr_min_qdepth: ATH9K_NON_AGGR_MIN_QDEPTH,
+            max_subframes: ATH9K_AMPDU_SUBFRAME_DEFAULT,
+        }
+    }
+
+    /// The driver's own cap on A-MPDU subframes, below the BlockAck window's: ath9k's
+    /// `min(h_baw, ATH_AMPDU_SUBFRAME_DEFAULT)`; none for the firmware (its aggregation
+    /// is closed; the window bounds it).
+    pub fn max_subframes(&self) -> Option<u16> {
+        match *self {
+            DriverConfig::Softmac { max_subframes, .. } => Some(max_subframes),
+            DriverConfig::Firmware { .. } => None,
         }
     }
 
@@ -287,9 +305,11 @@ impl ApConfig {
             DriverConfig::Softmac {
                 aggr_min_qdepth,
                 non_aggr_min_qdepth,
+                max_subframes,
             } => {
                 nonzero(aggr_min_qdepth, "driver softmac aggr_min_qdepth")?;
                 nonzero(non_aggr_min_qdepth, "driver softmac non_aggr_min_qdepth")?;
+                nonzero(u32::from(max_subframes), "driver softmac max_subframes")?;
             }
             DriverConfig::Firmware { max_pending_frames } => {
                 nonzero(max_pending_frames, "driver firmware max_pending_frames")?

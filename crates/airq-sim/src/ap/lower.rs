@@ -45,7 +45,8 @@ pub(super) struct Lower {
     pub(super) ledger: Ledger,
     /// Per station-TID.
     pub(super) tid_tx: Vec<TidTx>,
-    /// Per station-TID: what bounds its PPDUs (links do not change during a run).
+    /// Per station-TID: what bounds its PPDUs (links do not change during a run), with
+    /// the driver's own subframe cap.
     limits: Vec<AggregateLimits>,
     /// Reused for every completion.
     completion: Completion,
@@ -70,11 +71,18 @@ impl Lower {
         txqs: Vec<TxqId>,
         txq_keys: Vec<TxqKey>,
         gate: AqlGate,
+        max_subframes: Option<u16>,
     ) -> Lower {
         let keys = txqs.len();
         let stations = links.len();
         let limits = TxqKey::all(stations)
-            .map(|k| AggregateLimits::new(&bss, &links[usize::from(k.station())], k.tid()))
+            .map(|k| {
+                let mut l = AggregateLimits::new(&bss, &links[usize::from(k.station())], k.tid());
+                if let Some(cap) = max_subframes {
+                    l.max_subframes = (l.max_subframes / 2).max(1).min(cap);
+                }
+                l
+            })
             .collect();
         Lower {
             bss,

@@ -58,9 +58,10 @@ fn fifo_designs_give_the_slow_station_most_airtime() {
 }
 
 /// FQ-MAC with round robin gives each station one aggregate per turn. With every queue
-/// full, both kinds of station fill their aggregate up to the 4 ms cap, so the shares
-/// come out near a third each — the anomaly shows only when fast stations cannot fill
-/// their aggregates (e.g. TCP). Airtime fairness is still at least as fair.
+/// full, the slow station's aggregate is two MPDUs (3.8 ms, the 4 ms cap) and a fast
+/// one's 32 (ath9k's subframe limit, 3.1 ms), so the slow station takes somewhat more
+/// than a third — the anomaly shows fully only when fast stations cannot fill their
+/// aggregates (e.g. TCP). Airtime fairness is fairer.
 #[test]
 fn fq_mac_round_robin_is_per_aggregate() {
     let rr = run("fq_mac", 1);
@@ -80,6 +81,18 @@ fn fq_mac_round_robin_is_per_aggregate() {
         jain(&fair.airtime_shares()) >= jain(&rr.airtime_shares()),
         "{text}"
     );
+}
+
+/// ath9k ends an A-MPDU at 32 subframes (`ATH_AMPDU_SUBFRAME_DEFAULT`, half the
+/// BlockAck window of 64): the fast stations' aggregates stop there, short of the 4 ms
+/// cap (about 42 subframes of 1538 bytes at 130 Mbit/s).
+#[test]
+fn softmac_aggregates_stop_at_32_subframes() {
+    let m = run("fq_mac", 1);
+    let fast = &m.stations[0].ampdu_mpdus_down;
+    let text = describe("fq_mac", &m);
+    assert!(fast.iter().skip(33).all(|&c| c == 0), "{fast:?}\n{text}");
+    assert!(fast[32] * 2 > fast.iter().sum::<u64>(), "{fast:?}\n{text}");
 }
 
 #[test]

@@ -58,6 +58,7 @@ fn bad_configurations_are_errors_not_panics() {
             driver: DriverConfig::Softmac {
                 aggr_min_qdepth: 0,
                 non_aggr_min_qdepth: 8,
+                max_subframes: 32,
             },
             ..base.clone()
         },
