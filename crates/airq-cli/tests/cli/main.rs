@@ -94,6 +94,28 @@ pub fn assert_png(path: &Path) {
     );
 }
 
+/// The JSON file at `path`.
+pub fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// `airq -q run scenario args`, results into `dir`; its JSON summary (written as `name`
+/// in `dir`).
+pub fn run_json(dir: &Path, name: &str, scenario: &Path, args: &[&str]) -> serde_json::Value {
+    let summary = dir.join(name);
+    airq()
+        .args(["-q", "run"])
+        .arg(scenario)
+        .args(args)
+        .arg("-o")
+        .arg(dir)
+        .arg("--json")
+        .arg(&summary)
+        .assert()
+        .success();
+    json(&summary)
+}
+
 /// A JSON summary without its wall-clock fields, for comparing runs.
 pub fn without_wall_time(mut json: serde_json::Value) -> serde_json::Value {
     for run in json["runs"].as_array_mut().expect("runs") {

@@ -1,14 +1,10 @@
 //! What `run` and `compare` write: the `--json` summary, the CSV, the results files
 //! (round trip, version check), and that same inputs give the same outputs.
 
-use super::{airq, udp_scenario, without_wall_time, write, SMALL};
+use super::{airq, json, run_json, udp_scenario, without_wall_time, write, SMALL};
 use airq_cli::results;
 use std::io::{Read, Write};
 use std::path::Path;
-
-fn json(path: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
 
 /// `airq compare` of the UDP scenario for 1 s with `extra` arguments; its JSON summary.
 fn compare_json(dir: &Path, name: &str, extra: &[&str]) -> serde_json::Value {
@@ -92,18 +88,9 @@ fn same_seed_same_results_other_seed_other_results() {
     let dir = tempfile::tempdir().unwrap();
     let path = write(dir.path(), "small.toml", SMALL);
     let run = |name: &str, seed: &str| {
-        let summary = dir.path().join(name);
-        airq()
-            .args(["-q", "run"])
-            .arg(&path)
-            // Uplink floods: the stations contend, so the seed's backoff draws matter.
-            .args(["--seed", seed, "--set", "traffic.0.test=udp_flood_up", "-o"])
-            .arg(dir.path())
-            .arg("--json")
-            .arg(&summary)
-            .assert()
-            .success();
-        without_wall_time(json(&summary))
+        // Uplink floods: the stations contend, so the seed's backoff draws matter.
+        let args = ["--seed", seed, "--set", "traffic.0.test=udp_flood_up"];
+        without_wall_time(run_json(dir.path(), name, &path, &args))
     };
     let a = run("a.json", "5");
     assert_eq!(a, run("b.json", "5"));

@@ -1,7 +1,7 @@
 //! The `ping` test's `to` key: pings from stations to another station, relayed by the
 //! AP, reach the summary and the results file as the pinging station's.
 
-use super::{airq, write, PING};
+use super::{run_json, write, PING};
 use airq_cli::results;
 
 #[test]
@@ -9,18 +9,7 @@ fn a_ping_to_a_station_is_measured_at_the_stations_pinging_it() {
     let dir = tempfile::tempdir().unwrap();
     let text = PING.replace("interval_ms = 100", "interval_ms = 100\nto = \"slow\"");
     let path = write(dir.path(), "s2s.toml", &text);
-    let summary = dir.path().join("s.json");
-    airq()
-        .args(["-q", "run"])
-        .arg(&path)
-        .args(["--config", "fq_mac", "-o"])
-        .arg(dir.path())
-        .arg("--json")
-        .arg(&summary)
-        .assert()
-        .success();
-    let s: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(summary).unwrap()).unwrap();
+    let s = run_json(dir.path(), "s.json", &path, &["--config", "fq_mac"]);
     let stations = &s["runs"][0]["stations"];
     // Every station but `slow` pings it: here only `fast`, whose RTTs these are.
     let p50 = stations[0]["ping_rtt_ms"]["p50"].as_f64().unwrap();

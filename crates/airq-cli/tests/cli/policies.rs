@@ -2,24 +2,18 @@
 //! `weight` and `[[ap.group]]` weights divide the airtime in their ratio (seed netdev 2.2
 //! §4.2) under the airtime scheduler.
 
-use super::{airq, write, SMALL};
+use super::{run_json, write, SMALL};
 
 /// Airtime shares of (fast, slow) of `text` run for 2 s under `airtime`.
 fn shares(text: &str) -> (f64, f64) {
     let dir = tempfile::tempdir().unwrap();
     let path = write(dir.path(), "policy.toml", text);
-    let summary = dir.path().join("s.json");
-    airq()
-        .args(["-q", "run"])
-        .arg(&path)
-        .args(["--config", "airtime", "--duration", "2", "-o"])
-        .arg(dir.path())
-        .arg("--json")
-        .arg(&summary)
-        .assert()
-        .success();
-    let s: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(summary).unwrap()).unwrap();
+    let s = run_json(
+        dir.path(),
+        "s.json",
+        &path,
+        &["--config", "airtime", "--duration", "2"],
+    );
     let share = |i: usize| {
         s["runs"][0]["stations"][i]["airtime_share"]
             .as_f64()
