@@ -272,6 +272,25 @@ mod tests {
     }
 
     #[test]
+    fn softmac_parameters_reach_the_driver() {
+        let c = spec("[ap.softmac]\naggr_min_qdepth = 3\nmax_subframes = 16")
+            .config("fq_mac")
+            .unwrap();
+        assert_eq!(
+            c.driver,
+            DriverConfig::Softmac {
+                aggr_min_qdepth: 3,
+                non_aggr_min_qdepth: 8,
+                max_subframes: 16,
+            }
+        );
+        let text = "name = \"t\"\nduration = 1.0\n[ap.softmac]\nmax_subframes = 0\n[[station]]\nname = \"a\"\n\
+                    standard = \"ht\"\nmcs = 7\n[[traffic]]\ntest = \"udp_flood\"\n";
+        let e = parse("t.toml", text, &[]).unwrap_err().to_string();
+        assert!(e.contains("t.toml:3") && e.contains("max_subframes"), "{e}");
+    }
+
+    #[test]
     fn layer_choices_replace_the_presets() {
         let c = spec("qdisc = \"fq_codel\"\ndriver = \"firmware\"")
             .config("fifo")
