@@ -79,7 +79,7 @@ impl Lower {
             .map(|k| {
                 let mut l = AggregateLimits::new(&bss, &links[usize::from(k.station())], k.tid());
                 if let Some(cap) = max_subframes {
-                    l.max_subframes = (l.max_subframes / 2).max(1).min(cap);
+                    l.max_subframes = (l.ba_window / 2).max(1).min(cap);
                 }
                 l
             })
