@@ -5,7 +5,7 @@
 use crate::build::SimInputs;
 use crate::results::{
     ChannelSummary, FlowSummary, Metadata, Percentiles, QueueSeries, ResultsFile, Series,
-    StationSummary, TcpResult, VoipResult, FORMAT_NAME, FORMAT_VERSION,
+    StallSummary, StationSummary, TcpResult, VoipResult, FORMAT_NAME, FORMAT_VERSION,
 };
 use crate::scenario::Scenario;
 use airq_sim::distribution::Distribution;
@@ -120,6 +120,15 @@ pub fn collect(
         flows,
         channel,
         series: series(metrics),
+        stalls: metrics
+            .stalls
+            .iter()
+            .map(|st| StallSummary {
+                station: scenario.stations[usize::from(st.station)].name.clone(),
+                idle_since_s: st.idle_since.as_secs_f64(),
+                detected_at_s: st.detected_at.as_secs_f64(),
+            })
+            .collect(),
         ap_queue: QueueSeries {
             step_s: input.bss.queue_sample_step.map_or(0.0, |s| s.as_secs_f64()),
             queued_packets: metrics.ap_queue.iter().map(|d| d.queued_packets).collect(),

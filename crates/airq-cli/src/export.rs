@@ -43,7 +43,8 @@ pub fn draw_plot(kind: PlotKind, c: &Comparison, path: &Path) -> Result<(), CliE
                 " (the scenario needs a `ping` or `rrul` test)"
             }
             (ReportError::EmptyData { .. }, PlotKind::QueueDepth) => {
-                " (only the firmware driver has one: `airtime_aql`, or `[ap] driver = \"firmware\"`)"
+                " (only the firmware driver has one: `[ap] driver = \"firmware\"` or \
+                 `--set ap.driver=firmware`)"
             }
             _ => "",
         };

@@ -17,7 +17,7 @@ use std::path::Path;
 pub const FORMAT_NAME: &str = "airq-results";
 
 /// The layout this build writes, and the newest it reads.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// One run's results.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -39,6 +39,22 @@ pub struct ResultsFile {
     pub series: Series,
     /// The AP's queue depth at a finer step, for depth histograms.
     pub ap_queue: QueueSeries,
+    /// Times the AP held frames that no policy held back while the medium stayed idle
+    /// past the stall threshold (`airq_sim::metrics::Stall`): a correct run has none.
+    pub stalls: Vec<StallSummary>,
+}
+
+/// One stall: the AP held frames for `station` and the medium was idle from
+/// `idle_since_s` until at least `detected_at_s`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StallSummary {
+    /// The station whose frames waited.
+    pub station: String,
+    /// Simulated seconds at which the medium went idle.
+    pub idle_since_s: f64,
+    /// Simulated seconds at which the stall was detected (the threshold later).
+    pub detected_at_s: f64,
 }
 
 /// One flow over the whole run.
@@ -319,10 +335,18 @@ pub fn from_json(json: &str) -> Result<ResultsFile, CliError> {
 }
 
 /// Brings a file of `version` to [`FORMAT_VERSION`], one version at a time. Version 1
-/// is the first; a later version adds its step here (`1 => { ... upgrade to 2 ... }`).
-fn migrate(version: u64, value: serde_json::Value) -> Result<serde_json::Value, CliError> {
+/// is the first; version 2 added `stalls` (version 1 files come from runs that had no
+/// stall detector: they load with none recorded).
+fn migrate(version: u64, mut value: serde_json::Value) -> Result<serde_json::Value, CliError> {
     match version {
-        1 => Ok(value),
+        1 => {
+            if let Some(map) = value.as_object_mut() {
+                map.insert("stalls".into(), serde_json::Value::Array(Vec::new()));
+                map.insert("format_version".into(), 2.into());
+            }
+            migrate(2, value)
+        }
+        2 => Ok(value),
         v => Err(CliError::new(format!("unknown results format_version {v}"))),
     }
 }

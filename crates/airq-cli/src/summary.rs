@@ -36,6 +36,8 @@ pub struct RunSummary {
     pub airtime_jain: f64,
     /// Per station, in scenario order.
     pub stations: Vec<StationLine>,
+    /// Stalls the run recorded (see the results file's `stalls`): none in a correct run.
+    pub stalls: usize,
 }
 
 /// One station of a run.
@@ -97,6 +99,7 @@ fn run_summary(r: &ResultsFile) -> RunSummary {
                 drops: s.total_drops(),
             })
             .collect(),
+        stalls: r.stalls.len(),
     }
 }
 

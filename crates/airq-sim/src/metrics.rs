@@ -203,6 +203,9 @@ pub struct Metrics {
     pub channel: ChannelMetrics,
     /// Events the loop processed.
     pub events: u64,
+    /// Times the AP held frames for a station that no policy was holding back while the
+    /// medium stayed idle (see [`Stall`]). A correct run has none.
+    pub stalls: Vec<Stall>,
     /// Simulated time covered.
     pub duration: Duration,
 }
@@ -258,4 +261,15 @@ pub fn jain(x: &[f64]) -> f64 {
     } else {
         sum * sum / (x.len() as f64 * squares)
     }
+}
+
+/// The AP held frames for `station`, no airtime policy was holding them back, and the
+/// medium stayed idle from `idle_since` for at least the scenario's stall threshold
+/// (detected at `detected_at`): a defect of the model (a component that did not ask to
+/// be woken), recorded so that no result built on it passes unnoticed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stall {
+    pub station: u16,
+    pub idle_since: Duration,
+    pub detected_at: Duration,
 }

@@ -51,6 +51,9 @@ pub fn run_and_write(
         .map_err(|e| io_error("cannot create", &args.output, e))?;
     let verbose = verbosity == Verbosity::Verbose;
     for r in &runs {
+        if let Some(warning) = stall_warning(r) {
+            eprintln!("{warning}");
+        }
         let path = results_path(r, args);
         results::save(r, &path)?;
         if verbose {
@@ -71,6 +74,43 @@ pub fn run_and_write(
         summary::write_csv(&runs, path)?;
     }
     Ok(runs)
+}
+
+/// A warning naming every stall of the run, if it had any: its figures were made by an
+/// AP that held frames back for no reason, so they must not pass unnoticed. Printed
+/// even with `--quiet`; the results file keeps the stalls.
+pub fn stall_warning(r: &ResultsFile) -> Option<String> {
+    if r.stalls.is_empty() {
+        return None;
+    }
+    let m = &r.metadata;
+    let list: Vec<String> = r
+        .stalls
+        .iter()
+        .take(5)
+        .map(|s| {
+            format!(
+                "{} idle from {:.3} s to at least {:.3} s",
+                s.station, s.idle_since_s, s.detected_at_s
+            )
+        })
+        .collect();
+    let more = r.stalls.len().saturating_sub(list.len());
+    let more = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "airq: WARNING: {} under {} (seed {}): the AP stalled {} time(s) — it held frames \
+         that no policy held back while the medium stayed idle: {}{more}. This is a defect \
+         of the model; do not use these figures (please report it).",
+        m.scenario,
+        m.config,
+        m.seed,
+        r.stalls.len(),
+        list.join("; ")
+    ))
 }
 
 /// The results file of `r` in the output directory of `args`.

@@ -24,6 +24,11 @@ pub fn show(paths: &[PathBuf]) -> Result<(), CliError> {
             )));
         }
     }
+    for r in &runs {
+        if let Some(warning) = super::stall_warning(r) {
+            eprintln!("{warning}");
+        }
+    }
     match runs.as_slice() {
         [one] => print!("{}", table::run_table(one)),
         _ => print!("{}", table::compare_table(&runs)),

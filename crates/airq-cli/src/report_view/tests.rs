@@ -113,7 +113,23 @@ fn results(config: &str) -> ResultsFile {
             driver_frames: vec![5, 6, 7, 8],
             driver_airtime_ms: vec![0.5, 1.0, 1.5, 2.0],
         },
+        stalls: Vec::new(),
     }
+}
+
+#[test]
+fn stalls_are_named_in_a_warning() {
+    let mut r = results("airtime");
+    assert_eq!(crate::commands::stall_warning(&r), None);
+    r.stalls.push(crate::results::StallSummary {
+        station: "b".into(),
+        idle_since_s: 1.25,
+        detected_at_s: 1.35,
+    });
+    let w = crate::commands::stall_warning(&r).unwrap();
+    assert!(w.contains("two under airtime (seed"), "{w}");
+    assert!(w.contains("stalled 1 time(s)"), "{w}");
+    assert!(w.contains("b idle from 1.250 s to at least 1.350 s"), "{w}");
 }
 
 fn close(got: &[f64], want: &[f64]) {
@@ -191,16 +207,16 @@ fn macs_follow_the_station_index() {
 fn the_driver_queue_is_shown_only_for_the_firmware_driver() {
     assert_eq!(run_view(&results("fifo")).unwrap().driver_queue, None);
     assert_eq!(run_view(&results("airtime")).unwrap().driver_queue, None);
-    let q = run_view(&results("airtime_aql"))
-        .unwrap()
-        .driver_queue
-        .unwrap();
+    assert_eq!(
+        run_view(&results("airtime_aql")).unwrap().driver_queue,
+        None
+    );
+    // A scenario that gives the presets the firmware driver.
+    let mut r = results("airtime_aql");
+    r.metadata.scenario_text = format!("{SCENARIO}[ap]\ndriver = \"firmware\"\n");
+    let q = run_view(&r).unwrap().driver_queue.unwrap();
     assert_eq!(q.frames, [5.0, 6.0, 7.0, 8.0]);
     close(&q.airtime_us, &[500.0, 1000.0, 1500.0, 2000.0]);
-    // A scenario that gives a softmac preset the firmware driver.
-    let mut r = results("fifo");
-    r.metadata.scenario_text = format!("{SCENARIO}[ap]\ndriver = \"firmware\"\n");
-    assert!(run_view(&r).unwrap().driver_queue.is_some());
 }
 
 #[test]

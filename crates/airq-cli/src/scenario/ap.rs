@@ -11,9 +11,11 @@ use super::units;
 use crate::error::CliError;
 use airq::airtime::{GroupMode, SchedulingMode};
 use airq::fq::{FqParams, Quantum};
+use airq::Duration;
+use airq_sim::ap::config::MAX_HOST_LATENCY;
 use airq_sim::ap::{
-    AirtimeGroup, ApConfig, AqlConfig, DriverConfig, MacConfig, QdiscConfig, SchedulerConfig,
-    StationWeight, PRESET_NAMES,
+    AirtimeGroup, ApConfig, AqlConfig, DriverConfig, FirmwareMode, MacConfig, QdiscConfig,
+    SchedulerConfig, StationWeight, PRESET_NAMES,
 };
 
 /// The AP of a scenario, ready to be configured as any preset.
@@ -55,6 +57,15 @@ impl ApSpec {
                 if v.is_some_and(|v| !(v > 0.0 && v.is_finite())) {
                     return Err(map.error_at(&path.join(k), "must be above 0 ms"));
                 }
+            }
+        }
+        if let Some(us) = section.host_latency_us {
+            let max_us = MAX_HOST_LATENCY.as_micros() as f64;
+            if !(us.is_finite() && units::from_us(us) > Duration::ZERO && us <= max_us) {
+                return Err(map.error_at(
+                    &KeyPath::key("ap").join("host_latency_us"),
+                    format!("must be above 0 us and at most {max_us} us, got {us}"),
+                ));
             }
         }
         let mut groups: Vec<AirtimeGroup> = Vec::new();
@@ -143,7 +154,11 @@ impl ApSpec {
             c.driver = match d {
                 DriverKind::Softmac => DriverConfig::softmac(),
                 DriverKind::Firmware => DriverConfig::firmware(),
+                DriverKind::FirmwarePush => DriverConfig::firmware_push(),
             };
+        }
+        if let Some(us) = s.host_latency_us {
+            c.host_latency = units::from_us(us);
         }
         self.tune(&mut c);
         c.airtime_weights = self.weights.clone();
@@ -207,9 +222,15 @@ impl ApSpec {
                     *max_subframes = sm.max_subframes.unwrap_or(*max_subframes);
                 }
             }
-            DriverConfig::Firmware { max_pending_frames } => {
-                if let Some(f) = s.firmware.as_ref().and_then(|f| f.max_pending_frames) {
-                    *max_pending_frames = f;
+            DriverConfig::Firmware {
+                max_pending_frames,
+                mode,
+            } => {
+                if let Some(f) = &s.firmware {
+                    *max_pending_frames = f.max_pending_frames.unwrap_or(*max_pending_frames);
+                    if let (FirmwareMode::Pull { fetch_frames }, Some(n)) = (mode, f.fetch_frames) {
+                        *fetch_frames = n;
+                    }
                 }
             }
         }
@@ -246,7 +267,6 @@ pub fn check_preset(name: &str) -> Result<(), String> {
 mod tests {
     use super::super::parse;
     use super::*;
-    use airq::Duration;
 
     /// `ap_lines` in `[ap]` of a two-station scenario.
     fn spec(ap_lines: &str) -> ApSpec {

@@ -21,8 +21,12 @@ pub struct ApSection {
     pub scheduler: Option<SchedulerKind>,
     /// Replaces the preset's AQL: `off`, `kernel`, `self_tuning`.
     pub aql: Option<AqlKind>,
-    /// Replaces the preset's driver: `softmac` (ath9k-like), `firmware` (ath10k-like).
+    /// Replaces the preset's driver: `softmac` (ath9k-like), `firmware` (ath10k-like,
+    /// push-pull), `firmware_push` (ath10k before peer flow control).
     pub driver: Option<DriverKind>,
+    /// How long the host's driver takes to act on a completion or a firmware fetch, µs
+    /// (default 50).
+    pub host_latency_us: Option<f64>,
     /// Parameters of the pfifo_fast qdisc.
     pub pfifo_fast: Option<PfifoFastSection>,
     /// Parameters of the fq_codel qdisc.
@@ -94,8 +98,12 @@ pub enum AqlKind {
 pub enum DriverKind {
     /// ath9k-like: at most two aggregates queued in hardware per AC.
     Softmac,
-    /// ath10k-like: a deep firmware queue with its own round robin.
+    /// ath10k-like, push-pull: the firmware asks for frames per TXQ, the host's
+    /// scheduler answers.
     Firmware,
+    /// ath10k-like, push only: the firmware serves what the host pushed in its own
+    /// round robin.
+    FirmwarePush,
 }
 
 /// `[ap.pfifo_fast]`.
@@ -178,6 +186,8 @@ pub struct SoftmacSection {
 pub struct FirmwareSection {
     /// Frames the firmware holds at most.
     pub max_pending_frames: Option<u32>,
+    /// Push-pull: frames the firmware asks for per TXQ in one fetch, at most.
+    pub fetch_frames: Option<u32>,
 }
 
 /// How a group uses the airtime its siblings leave.

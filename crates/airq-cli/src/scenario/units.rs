@@ -14,6 +14,11 @@ pub fn from_ms(ms: f64) -> Duration {
     Duration::from_nanos((ms * 1e6).round() as u64)
 }
 
+/// `us` microseconds (finite, at least 0).
+pub fn from_us(us: f64) -> Duration {
+    Duration::from_nanos((us * 1e3).round() as u64)
+}
+
 /// `mbps` Mbit/s in bit/s.
 pub fn bps_from_mbps(mbps: f64) -> u64 {
     (mbps * 1e6).round() as u64

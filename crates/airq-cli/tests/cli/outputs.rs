@@ -162,7 +162,21 @@ fn results_round_trip_and_newer_versions_are_refused() {
     flate2::read::GzDecoder::new(std::fs::File::open(&file).unwrap())
         .read_to_string(&mut text)
         .unwrap();
-    let newer = text.replace("\"format_version\":1", "\"format_version\":2");
+    // A version-1 file (before the stall detector) loads, with no stalls recorded.
+    let v1 = text
+        .replace("\"format_version\":2", "\"format_version\":1")
+        .replace(",\"stalls\":[]", "");
+    assert!(!v1.contains("stalls") && v1.contains("\"format_version\":1"));
+    let v1_file = dir.path().join("v1.json.gz");
+    let mut gz = flate2::write::GzEncoder::new(
+        std::fs::File::create(&v1_file).unwrap(),
+        flate2::Compression::default(),
+    );
+    gz.write_all(v1.as_bytes()).unwrap();
+    gz.finish().unwrap();
+    let old = results::load(&v1_file).unwrap();
+    assert_eq!((old.format_version, old.stalls.len()), (2, 0));
+    let newer = text.replace("\"format_version\":2", "\"format_version\":3");
     assert_ne!(newer, text);
     let newer_file = dir.path().join("newer.json.gz");
     let mut gz = flate2::write::GzEncoder::new(
@@ -174,7 +188,7 @@ fn results_round_trip_and_newer_versions_are_refused() {
     let e = results::load(&newer_file).unwrap_err();
     assert!(
         e.message()
-            .contains("format_version 2 is newer than this airq"),
+            .contains("format_version 3 is newer than this airq"),
         "{e}"
     );
     airq()

@@ -36,11 +36,12 @@ fn files(dir: &Path, suffix: &str) -> Vec<PathBuf> {
 fn plot_draws_every_kind_from_results_files() {
     let dir = tempfile::tempdir().unwrap();
     let scenario = write(dir.path(), "ping.toml", PING);
+    // The firmware driver, for the queue-depth plot.
     compare(
         &scenario,
         "fifo,airtime_aql",
         dir.path(),
-        &["-q", "--no-plots"],
+        &["-q", "--no-plots", "--set", "ap.driver=firmware"],
     );
     assert!(files(dir.path(), ".png").is_empty(), "--no-plots drew");
     let results = files(dir.path(), ".json.gz");
@@ -152,8 +153,13 @@ fn plot_errors_name_the_plot_the_file_or_the_missing_data() {
 #[test]
 fn compare_draws_the_plots_its_runs_have_data_for() {
     let dir = tempfile::tempdir().unwrap();
-    // No ping: no latency CDF; airtime_aql has the firmware driver: queue depths.
-    let out = compare(&udp_scenario(), "fifo,airtime,airtime_aql", dir.path(), &[]);
+    // No ping: no latency CDF; the firmware driver: queue depths.
+    let out = compare(
+        &udp_scenario(),
+        "fifo,airtime,airtime_aql",
+        dir.path(),
+        &["--set", "ap.driver=firmware"],
+    );
     let udp = ["goodput", "airtime", "timeseries", "queue_depth"];
     let expected: Vec<PathBuf> = udp
         .iter()

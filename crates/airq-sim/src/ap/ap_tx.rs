@@ -19,7 +19,7 @@ use crate::link::{BssConfig, StationLink};
 use crate::packet::SimPacket;
 use crate::tid_tx::TidTx;
 use crate::txpath::{DropCause, TxOutput, TxPath};
-use airq::airtime::AirtimeScheduler;
+use airq::airtime::{AirtimeScheduler, GroupMode, SchedulingMode};
 use airq::aql::Aql;
 use airq::fq::FqStats;
 use airq::{Ac, Duration, Instant, StationId, Tid};
@@ -30,6 +30,9 @@ pub struct ApTx {
     qdisc: Option<Qdisc>,
     lower: Lower,
     driver: Driver,
+    /// Some airtime group is held to its limit ([`GroupMode::Limit`]): the scheduler
+    /// has timeouts of its own.
+    limit_groups: bool,
 }
 
 enum Driver {
@@ -127,10 +130,19 @@ impl ApTx {
                 non_aggr_min_qdepth,
                 keys,
                 aql_params.is_some(),
+                config.scheduler.params().mode == SchedulingMode::StationFirst,
+                config.host_latency,
+                links.iter().all(|l| l.ampdu && l.rate.supports_ampdu()),
             )),
-            DriverConfig::Firmware { max_pending_frames } => {
-                Driver::Firmware(Firmware::new(max_pending_frames, keys))
-            }
+            DriverConfig::Firmware {
+                max_pending_frames,
+                mode,
+            } => Driver::Firmware(Firmware::new(
+                max_pending_frames,
+                mode,
+                keys,
+                config.host_latency,
+            )),
         };
         Ok(ApTx {
             config: config.clone(),
@@ -146,6 +158,10 @@ impl ApTx {
                 config.driver.max_subframes(),
             ),
             driver,
+            limit_groups: config
+                .airtime_groups
+                .iter()
+                .any(|g| g.mode == GroupMode::Limit),
         })
     }
 
@@ -186,9 +202,60 @@ impl ApTx {
         }
         match &mut self.driver {
             Driver::Softmac(d) => d.fill(&mut self.lower, ac, now, out),
-            Driver::Firmware(d) => d.push_one(&mut self.lower, ac, now, out),
+            Driver::Firmware(d) => d.enqueued(&mut self.lower, ac, now, out),
         }
         Ok(())
+    }
+
+    /// When the AP next needs attention although no packet arrives and no exchange
+    /// ends: the driver's deferred work (the TX tasklet's refill, a firmware fetch), or
+    /// the instant an airtime group held to its limit may send again.
+    /// `None`: nothing until the next call.
+    pub fn poll_at(&self, now: Instant) -> Option<Instant> {
+        let driver = match &self.driver {
+            Driver::Softmac(d) => d.poll_at(),
+            Driver::Firmware(d) => d.poll_at(),
+        };
+        let limit = if self.limit_groups {
+            self.lower.sched.next_timeout(now)
+        } else {
+            None
+        };
+        match (driver, limit) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Does what [`poll_at`](Self::poll_at) asked for, at `now`: the driver's deferred
+    /// work, and with limited groups a round of every AC holding frames (a group may
+    /// have come back under its limit). Packets dropped on the way go to `out`.
+    pub fn handle_timeout(&mut self, now: Instant, out: &mut TxOutput) {
+        match &mut self.driver {
+            Driver::Softmac(d) => {
+                if self.limit_groups {
+                    d.make_due(&self.lower, now);
+                }
+                d.handle_timeout(&mut self.lower, now, out);
+            }
+            Driver::Firmware(d) => {
+                if self.limit_groups {
+                    d.make_due(&self.lower, now);
+                }
+                d.handle_timeout(&mut self.lower, now, out);
+            }
+        }
+    }
+
+    /// Whether `station` is in an airtime group held to its limit that may not send
+    /// until later than `now` (a policy, not a stall, keeps its frames waiting).
+    pub fn limit_holds_back(&self, station: u16, now: Instant) -> bool {
+        let limited = self
+            .config
+            .airtime_groups
+            .iter()
+            .any(|g| g.mode == GroupMode::Limit && g.stations.contains(&station));
+        limited && self.lower.sched.next_timeout(now).is_some()
     }
 
     /// Moves packets of `ac` from the qdisc into the MAC layer while it has room.
@@ -400,10 +467,10 @@ impl TxPath for ApTx {
         }
     }
 
-    fn next_ppdu(&mut self, ac: Ac, _now: Instant, _out: &mut TxOutput) -> Option<Ppdu> {
+    fn next_ppdu(&mut self, ac: Ac, now: Instant, _out: &mut TxOutput) -> Option<Ppdu> {
         match &mut self.driver {
             Driver::Softmac(d) => d.next_ppdu(ac),
-            Driver::Firmware(d) => d.next_ppdu(&mut self.lower, ac),
+            Driver::Firmware(d) => d.next_ppdu(&mut self.lower, ac, now),
         }
     }
 
@@ -415,7 +482,7 @@ impl TxPath for ApTx {
         let key_ac = done.key.ac();
         match &mut self.driver {
             Driver::Softmac(d) => {
-                d.completed(done.key, ac, aggregate);
+                d.completed(done.key, ac, aggregate, now);
                 d.note_pending(&self.lower, done.key);
                 // Failed MPDUs wait in the driver: keep their TXQ scheduled (ath9k's
                 // `ath_tx_queue_tid` → `ieee80211_schedule_txq` on completion).
@@ -424,16 +491,15 @@ impl TxPath for ApTx {
                 }
             }
             Driver::Firmware(d) => {
-                d.completed(done.frames);
+                d.completed(key_ac, done.frames, now);
                 d.note_pending(&self.lower, done.key);
             }
         }
+        // The legacy MAC's queue woke: the stack hands it the qdisc's packets at once
+        // (`netif_wake_subqueue` → `__netif_schedule`); the driver's refill follows one
+        // host latency later.
         if done.woke {
             self.run_qdisc(key_ac, now, out);
-        }
-        match &mut self.driver {
-            Driver::Softmac(d) => d.fill(&mut self.lower, key_ac, now, out),
-            Driver::Firmware(d) => d.push_pending(&mut self.lower, now, out),
         }
     }
 }

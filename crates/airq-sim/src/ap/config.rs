@@ -158,6 +158,41 @@ impl AqlConfig {
     }
 }
 
+/// How much of its own work the host's driver does after the event that calls for it:
+/// a TX completion is handled, and the hardware or firmware queue refilled, this long
+/// after the exchange ends (ath9k: the completion interrupt schedules the TX tasklet,
+/// `ath9k_tasklet` → `ath_tx_tasklet` → `ath_txq_schedule`; ath10k: the HTT message is
+/// handled in a tasklet or NAPI poll). Our choice, 50 µs: the order of a softirq's
+/// latency on a router-class CPU; no figure for it is published that we could cite.
+/// Must be above zero: results must not depend on refills that take no time.
+pub const DEFAULT_HOST_LATENCY: Duration = Duration::from_micros(50);
+
+/// Longest host latency accepted: a driver that takes longer than a beacon interval to
+/// react is broken, not slow.
+pub const MAX_HOST_LATENCY: Duration = Duration::from_millis(100);
+
+/// ath10k's push-pull mode: MSDUs the firmware asks for per TXQ in one fetch
+/// indication, at most. The firmware's figure is closed; ours, 32, is one ath9k-sized
+/// aggregate (ATH_AMPDU_SUBFRAME_DEFAULT), so that the firmware holds about one
+/// aggregate per TXQ beyond what it is sending.
+pub const FIRMWARE_FETCH_FRAMES: u32 = 32;
+
+/// Who decides which station-TID the firmware gets frames for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirmwareMode {
+    /// ath10k with peer flow control (push-pull, `HTT_TX_MODE_SWITCH_PUSH_PULL`): the
+    /// firmware asks for frames of particular TXQs (`HTT_T2H_MSG_TYPE_TX_FETCH_IND`),
+    /// at most `fetch_frames` each, and the host answers each through the airtime
+    /// scheduler's `may_transmit` (`ath10k_htt_rx_tx_fetch_ind` →
+    /// `ieee80211_txq_may_transmit`), so airtime fairness, weights and groups hold.
+    Pull { fetch_frames: u32 },
+    /// ath10k before peer flow control: the host pushes whatever its scheduler hands
+    /// out until the firmware is full, and the firmware serves its station-TIDs in its
+    /// own round robin, one PPDU per turn: the scheduler chooses what enters the
+    /// firmware, not what goes on the air.
+    Push,
+}
+
 /// What sits between the MAC layer and the air.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DriverConfig {
@@ -170,9 +205,12 @@ pub enum DriverConfig {
         /// Subframes per A-MPDU, at most; also at most half the BlockAck window.
         max_subframes: u16,
     },
-    /// ath10k-like: the host pushes frames into a deep firmware queue, which builds
-    /// aggregates itself when the medium is won.
-    Firmware { max_pending_frames: u32 },
+    /// ath10k-like: frames go into a deep firmware queue, which builds aggregates
+    /// itself when the medium is won; pulled by the firmware or pushed by the host.
+    Firmware {
+        max_pending_frames: u32,
+        mode: FirmwareMode,
+    },
 }
 
 impl DriverConfig {
@@ -195,10 +233,21 @@ impl DriverConfig {
         }
     }
 
-    /// ath10k's firmware queue.
+    /// ath10k's firmware queue in push-pull mode.
     pub const fn firmware() -> DriverConfig {
         DriverConfig::Firmware {
             max_pending_frames: ATH10K_MAX_PENDING_FRAMES,
+            mode: FirmwareMode::Pull {
+                fetch_frames: FIRMWARE_FETCH_FRAMES,
+            },
+        }
+    }
+
+    /// ath10k's firmware queue in push mode (before peer flow control).
+    pub const fn firmware_push() -> DriverConfig {
+        DriverConfig::Firmware {
+            max_pending_frames: ATH10K_MAX_PENDING_FRAMES,
+            mode: FirmwareMode::Push,
         }
     }
 }
@@ -235,6 +284,8 @@ pub struct ApConfig {
     pub airtime_weights: Vec<StationWeight>,
     /// Airtime groups; stations in none are scheduled at the root beside the groups.
     pub airtime_groups: Vec<AirtimeGroup>,
+    /// See [`DEFAULT_HOST_LATENCY`].
+    pub host_latency: Duration,
 }
 
 impl ApConfig {
@@ -311,9 +362,18 @@ impl ApConfig {
                 nonzero(non_aggr_min_qdepth, "driver softmac non_aggr_min_qdepth")?;
                 nonzero(u32::from(max_subframes), "driver softmac max_subframes")?;
             }
-            DriverConfig::Firmware { max_pending_frames } => {
-                nonzero(max_pending_frames, "driver firmware max_pending_frames")?
+            DriverConfig::Firmware {
+                max_pending_frames,
+                mode,
+            } => {
+                nonzero(max_pending_frames, "driver firmware max_pending_frames")?;
+                if let FirmwareMode::Pull { fetch_frames } = mode {
+                    nonzero(fetch_frames, "driver firmware fetch_frames")?;
+                }
             }
+        }
+        if self.host_latency == Duration::ZERO || self.host_latency > MAX_HOST_LATENCY {
+            return Err(ApConfigError::HostLatencyOutOfRange(self.host_latency));
         }
         Ok(())
     }

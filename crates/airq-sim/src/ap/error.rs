@@ -48,6 +48,8 @@ pub enum ApConfigError {
     },
     /// Stations are numbered by a `u16`.
     TooManyStations(usize),
+    /// The host latency is zero or longer than [`super::config::MAX_HOST_LATENCY`].
+    HostLatencyOutOfRange(airq::Duration),
     /// A BSS parameter the transmit path cannot work with.
     Bss(&'static str),
     /// A station's link parameter the transmit path cannot work with.
@@ -101,6 +103,12 @@ impl fmt::Display for ApConfigError {
                 f,
                 "{n} stations: at most {} are supported",
                 usize::from(u16::MAX) + 1
+            ),
+            ApConfigError::HostLatencyOutOfRange(d) => write!(
+                f,
+                "host_latency must be above 0 and at most {} us, got {} us",
+                super::config::MAX_HOST_LATENCY.as_micros(),
+                d.as_nanos() as f64 / 1000.0
             ),
             ApConfigError::Bss(reason) => write!(f, "BSS: {reason}"),
             ApConfigError::Link { station, reason } => write!(f, "station {station}: {reason}"),

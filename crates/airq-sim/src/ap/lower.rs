@@ -14,23 +14,9 @@ use crate::link::{BssConfig, StationLink};
 use crate::packet::{NodeId, SimPacket};
 use crate::tid_tx::{AggregateLimits, Completion, TidTx};
 use crate::txpath::{DropCause, TxOutput};
-use airq::airtime::{AirtimeScheduler, TxqId};
+use airq::airtime::{AirtimeScheduler, SchedulingMode, TxqId};
 use airq::phy::Rate;
 use airq::{Ac, Duration, Instant, StationId};
-
-/// Scheduling rounds a driver runs in a row while its hardware (or firmware) queue stays
-/// empty and frames wait above it.
-///
-/// A round can end without serving a TXQ that has data: mac80211's `ieee80211_next_txq`
-/// (and the library's) ends it when the TXQ at the head was already served this round,
-/// which is often a station's empty TXQ kept listed so that it repays its airtime deficit
-/// (`ieee80211_txq_keep_active`), while the stations with data are still refilling their
-/// deficit behind it. A real driver gets its next chance at the next interrupt or
-/// enqueue; with an idle radio there would be none and the frames would wait for new
-/// traffic, so the model runs further rounds at once — each refills every owing station
-/// it passes, so a few suffice unless a station owes a great deal (RX airtime). The cap
-/// only bounds the work of that pathological case.
-pub(super) const IDLE_ROUNDS_MAX: usize = 4096;
 
 pub(super) struct Lower {
     pub(super) bss: BssConfig,
@@ -104,15 +90,35 @@ impl Lower {
         self.limits(key).ampdu
     }
 
+    /// What one PPDU to this station-TID can carry at most: (frames, bytes).
+    pub(super) fn ppdu_capacity(&self, key: TxqKey) -> (u32, u32) {
+        let l = self.limits(key);
+        if l.ampdu {
+            (u32::from(l.max_subframes), l.max_psdu_bytes)
+        } else {
+            (1, u32::MAX)
+        }
+    }
+
     fn limits(&self, key: TxqKey) -> &AggregateLimits {
         &self.limits[key.index()]
     }
 
-    /// Starts a scheduling round of `ac` (`ieee80211_txq_schedule_start`); false if
-    /// AQL's per-AC PHY gate refused it, and then no TXQ may be served this round.
+    /// Starts a scheduling round of `ac` (`ieee80211_txq_schedule_start`), or of every
+    /// AC in station-first mode; false if AQL's PHY gate refused it, and then no TXQ may
+    /// be served this round.
     pub(super) fn start_round(&mut self, ac: Ac) -> bool {
-        self.sched.schedule_start(ac, &mut self.gate);
+        if self.station_first() {
+            self.sched.schedule_start_any(&mut self.gate);
+        } else {
+            self.sched.schedule_start(ac, &mut self.gate);
+        }
         self.sched.round_allowed(ac)
+    }
+
+    /// The scheduler hands out TXQs of any AC ([`SchedulingMode::StationFirst`]).
+    pub(super) fn station_first(&self) -> bool {
+        self.sched.params().mode == SchedulingMode::StationFirst
     }
 
     /// Whether frames of `ac` wait in the MAC layer or in a [`TidTx`] (retries).

@@ -47,8 +47,8 @@ mod tests;
 
 pub use ap_tx::ApTx;
 pub use config::{
-    AirtimeGroup, ApConfig, AqlConfig, DriverConfig, MacConfig, QdiscConfig, SchedulerConfig,
-    StationWeight,
+    AirtimeGroup, ApConfig, AqlConfig, DriverConfig, FirmwareMode, MacConfig, QdiscConfig,
+    SchedulerConfig, StationWeight,
 };
 pub use error::{ApConfigError, ApEnqueueError, UnknownStation};
 pub use preset::PRESET_NAMES;

@@ -1,16 +1,25 @@
 //! Named configurations reproducing the seeds' comparisons (Høiland-Jørgensen et al.,
-//! "Ending the Anomaly", USENIX ATC 2017, §5; Kan Yan's AQL on ath10k): each adds one
-//! layer of the fix to the one before.
+//! "Ending the Anomaly", USENIX ATC 2017, §5; Kan Yan's AQL): each changes exactly one
+//! layer of the one before, so that a comparison along the ladder isolates each step.
 //!
-//! | preset        | qdisc      | MAC     | scheduler   | AQL    | driver   |
-//! |---------------|------------|---------|-------------|--------|----------|
-//! | `fifo`        | pfifo_fast | legacy  | round robin | off    | softmac  |
-//! | `fq_codel`    | fq_codel   | legacy  | round robin | off    | softmac  |
-//! | `fq_mac`      | none       | FQ-MAC  | round robin | off    | softmac  |
-//! | `airtime`     | none       | FQ-MAC  | airtime DRR | off    | softmac  |
-//! | `airtime_aql` | none       | FQ-MAC  | airtime DRR | kernel | firmware |
+//! | preset        | qdisc      | MAC     | scheduler   | AQL    | driver  |
+//! |---------------|------------|---------|-------------|--------|---------|
+//! | `fifo`        | pfifo_fast | legacy  | round robin | off    | softmac |
+//! | `fq_codel`    | fq_codel   | legacy  | round robin | off    | softmac |
+//! | `fq_mac`      | none       | FQ-MAC  | round robin | off    | softmac |
+//! | `airtime`     | none       | FQ-MAC  | airtime DRR | off    | softmac |
+//! | `airtime_aql` | none       | FQ-MAC  | airtime DRR | kernel | softmac |
+//!
+//! (`fq_codel` → `fq_mac` moves the queue from the qdisc into the MAC: one step, the
+//! seed's, since mac80211 gives drivers with intermediate queues `noqueue`.)
+//!
+//! The driver is a separate axis: every preset runs on the ath10k-like firmware driver
+//! too ([`ApConfig::with_driver`]), which is where AQL was made for (Kan Yan's ath10k
+//! case): `airtime` against `airtime_aql` on the firmware driver isolates AQL there.
 
-use super::config::{AqlConfig, DriverConfig, MacConfig, QdiscConfig, SchedulerConfig};
+use super::config::{
+    AqlConfig, DriverConfig, MacConfig, QdiscConfig, SchedulerConfig, DEFAULT_HOST_LATENCY,
+};
 use super::{ApConfig, ApConfigError};
 
 /// The presets, in the order of the table above.
@@ -53,7 +62,7 @@ impl ApConfig {
                 MacConfig::fq_mac(),
                 SchedulerConfig::airtime(),
                 AqlConfig::kernel(),
-                DriverConfig::firmware(),
+                DriverConfig::softmac(),
             ),
             _ => return Err(ApConfigError::UnknownPreset(name.to_string())),
         };
@@ -65,7 +74,14 @@ impl ApConfig {
             driver,
             airtime_weights: Vec::new(),
             airtime_groups: Vec::new(),
+            host_latency: DEFAULT_HOST_LATENCY,
         })
+    }
+
+    /// The same configuration on another driver.
+    pub fn with_driver(mut self, driver: DriverConfig) -> ApConfig {
+        self.driver = driver;
+        self
     }
 
     /// Every preset, by name.
@@ -84,6 +100,26 @@ mod tests {
     fn every_listed_preset_exists_and_validates() {
         for (name, config) in ApConfig::presets() {
             assert!(config.validate(2).is_ok(), "{name}");
+        }
+    }
+
+    /// Each step of the ladder changes exactly one layer. The qdisc and the MAC queues
+    /// are one layer, where the queue is: FQ-MAC moves it from the qdisc into the MAC
+    /// (mac80211 drivers with TXQs get `noqueue`).
+    #[test]
+    fn each_preset_changes_one_layer_of_the_one_before() {
+        let layers = |c: &ApConfig| {
+            [
+                format!("{:?} {:?}", c.qdisc, c.mac),
+                format!("{:?}", c.scheduler),
+                format!("{:?}", c.aql),
+                format!("{:?}", c.driver),
+            ]
+        };
+        let ladder: Vec<_> = ApConfig::presets().map(|(_, c)| layers(&c)).collect();
+        for (i, pair) in ladder.windows(2).enumerate() {
+            let changed = pair[0].iter().zip(&pair[1]).filter(|(a, b)| a != b).count();
+            assert_eq!(changed, 1, "{} -> {}", PRESET_NAMES[i], PRESET_NAMES[i + 1]);
         }
     }
 

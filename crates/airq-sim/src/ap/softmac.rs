@@ -21,12 +21,27 @@
 //! serving would never complete them. Hardware with AQL (mt76, ath10k firmware) retries
 //! below the gate, so here too a station-TID with retries and nothing in the hardware
 //! queue gets a PPDU of its retries alone after each scheduling round, ungated.
+//!
+//! When the driver acts: an enqueue runs a round at once (`ath9k_wake_tx_queue` calls
+//! `ath_txq_schedule` in the caller's context); a completion runs one after the host
+//! latency (the TX tasklet). A round can end without serving a TXQ that has data:
+//! mac80211's `ieee80211_next_txq` (and the library's) ends it when the TXQ at the head
+//! was already served this round — often a station's empty TXQ kept listed to repay its
+//! deficit (`ieee80211_txq_keep_active`) — while the stations with data are still being
+//! refilled behind it. A real driver gets its next chance at its next interrupt or
+//! enqueue; so that an idle radio does not wait for unrelated traffic, a round that
+//! leaves the AC's hardware queue empty while frames wait above it asks for another
+//! round one host latency later ([`Softmac::poll_at`]).
+//!
+//! In station-first mode (seed §4.3) the scheduler hands out TXQs of any AC: every
+//! round is one over all ACs, and each aggregate goes to the hardware queue of its own
+//! AC.
 
-use super::lower::{Lower, IDLE_ROUNDS_MAX};
+use super::lower::Lower;
 use super::txq_key::TxqKey;
 use crate::frame::Ppdu;
 use crate::txpath::TxOutput;
-use airq::{Ac, Instant};
+use airq::{Ac, Duration, Instant};
 use std::collections::VecDeque;
 
 pub(super) struct Softmac {
@@ -46,6 +61,13 @@ pub(super) struct Softmac {
     in_hw: Vec<u32>,
     /// AQL is on: retries may be stranded (keep `retry_ready`).
     aql: bool,
+    /// The scheduler hands out TXQs of any AC (station-first mode).
+    any_ac: bool,
+    host_latency: Duration,
+    /// Every station-TID aggregates (see [`Softmac::any_room`]).
+    all_aggregate: bool,
+    /// Per AC: when the driver runs its next round of its own accord.
+    round_at: [Option<Instant>; Ac::COUNT],
 }
 
 impl Softmac {
@@ -54,6 +76,9 @@ impl Softmac {
         non_aggr_min_qdepth: u32,
         keys: usize,
         aql: bool,
+        any_ac: bool,
+        host_latency: Duration,
+        all_aggregate: bool,
     ) -> Softmac {
         Softmac {
             aggr_min_qdepth,
@@ -65,7 +90,43 @@ impl Softmac {
             in_retry_ready: vec![false; keys],
             in_hw: vec![0; keys],
             aql,
+            any_ac,
+            host_latency,
+            all_aggregate,
+            round_at: [None; Ac::COUNT],
         }
+    }
+
+    /// When the driver next needs to run a round although nothing calls it.
+    pub(super) fn poll_at(&self) -> Option<Instant> {
+        self.round_at.iter().flatten().min().copied()
+    }
+
+    /// Makes a round (a fetch, a push) of every AC holding frames due at `now`.
+    pub(super) fn make_due(&mut self, lower: &Lower, now: Instant) {
+        for ac in Ac::ALL {
+            if lower.holds_frames(ac) {
+                self.round_at[ac.index()] = Some(now);
+            }
+        }
+    }
+
+    /// Runs the rounds due at `now`.
+    pub(super) fn handle_timeout(&mut self, lower: &mut Lower, now: Instant, out: &mut TxOutput) {
+        for ac in Ac::ALL {
+            if self.round_at[ac.index()].is_some_and(|t| t <= now) {
+                self.round_at[ac.index()] = None;
+                self.fill(lower, ac, now, out);
+            }
+        }
+    }
+
+    /// Asks for a round of `ac` one host latency after `now` (or sooner, if one is
+    /// already due then).
+    fn defer_round(&mut self, ac: Ac, now: Instant) {
+        let at = now + self.host_latency;
+        let slot = &mut self.round_at[ac.index()];
+        *slot = Some(slot.map_or(at, |t| t.min(at)));
     }
 
     pub(super) fn has_frames(&self, ac: Ac) -> bool {
@@ -92,8 +153,10 @@ impl Softmac {
         self.hw.iter().flatten().map(|p| p.mpdus.len()).sum()
     }
 
-    /// A PPDU of `ac` to the station-TID completed.
-    pub(super) fn completed(&mut self, key: TxqKey, ac: Ac, aggregate: bool) {
+    /// A PPDU of `ac` to the station-TID completed at `now`: the TX tasklet refills the
+    /// hardware queue one host latency later.
+    pub(super) fn completed(&mut self, key: TxqKey, ac: Ac, aggregate: bool, now: Instant) {
+        self.defer_round(ac, now);
         let i = ac.index();
         self.in_hw[key.index()] = self.in_hw[key.index()].saturating_sub(1);
         debug_assert!(self.depth[i] > 0, "completion without a queued PPDU");
@@ -122,8 +185,12 @@ impl Softmac {
         }
     }
 
+    /// Whether a PPDU of some station-TID may be queued in `ac` now. Where every
+    /// station-TID aggregates, the room for non-aggregated frames does not count: a
+    /// round would find each TXQ without room and hand it back in the order it was, as
+    /// ath9k's `ath_txq_schedule` does (`ath_tx_sched_aggr` returns `-EBUSY` for each).
     fn any_room(&self, ac: Ac) -> bool {
-        self.room(ac, true) || self.room(ac, false)
+        self.room(ac, true) || (!self.all_aggregate && self.room(ac, false))
     }
 
     fn push(&mut self, key: TxqKey, ppdu: Ppdu) {
@@ -136,19 +203,21 @@ impl Softmac {
         self.hw[i].push_back(ppdu);
     }
 
-    /// Fills the AC's hardware queue: one scheduling round, then (AQL on) retries that
-    /// the gate would otherwise strand — and more rounds while the hardware queue is
-    /// still empty but frames wait above it (see [`super::lower::IDLE_ROUNDS_MAX`]).
+    /// Fills the AC's hardware queue (every AC's in station-first mode): one scheduling
+    /// round, then (AQL on) retries that the gate would otherwise strand. If an AC's
+    /// hardware queue is still empty while frames wait above it, another round follows
+    /// one host latency later.
     pub(super) fn fill(&mut self, lower: &mut Lower, ac: Ac, now: Instant, out: &mut TxOutput) {
-        for _ in 0..IDLE_ROUNDS_MAX {
-            if self.any_room(ac) {
-                self.round(lower, ac, now, out);
-            }
+        let acs: &[Ac] = if self.any_ac { &Ac::ALL } else { &[ac] };
+        if acs.iter().any(|&a| self.any_room(a)) {
+            self.round(lower, ac, now, out);
+        }
+        for &a in acs {
             if self.aql {
-                self.send_stranded_retries(lower, ac);
+                self.send_stranded_retries(lower, a);
             }
-            if self.depth[ac.index()] > 0 || !lower.holds_frames(ac) {
-                return;
+            if self.depth[a.index()] == 0 && lower.holds_frames(a) {
+                self.defer_round(a, now);
             }
         }
     }
@@ -157,16 +226,24 @@ impl Softmac {
         if !lower.start_round(ac) {
             return;
         }
-        while self.any_room(ac) {
+        loop {
             let Lower { sched, gate, .. } = lower;
-            let Some(txq) = sched.next_txq(ac, gate, now) else {
+            let txq = if self.any_ac {
+                sched.next_txq_any(gate, now)
+            } else if self.any_room(ac) {
+                sched.next_txq(ac, gate, now)
+            } else {
+                None
+            };
+            let Some(txq) = txq else {
                 break;
             };
             let key = lower.key_of(txq);
-            if !self.room(ac, lower.aggregates(key)) {
-                // ath9k's `stop`: the other kind of PPDU still has room, this one not.
+            if !self.room(key.ac(), lower.aggregates(key)) {
+                // `ath_tx_sched_aggr` returns `-EBUSY`: no room for this PPDU; the
+                // round goes on to the next TXQ.
                 self.return_txq(lower, key, now);
-                break;
+                continue;
             }
             if let Some(ppdu) = lower.build_from_mac(key, now, out) {
                 self.push(key, ppdu);

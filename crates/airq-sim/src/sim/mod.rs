@@ -18,7 +18,7 @@ use crate::frame::Ppdu;
 use crate::link::{BssConfig, StationLink};
 use crate::medium::{Access, EdcafId, Medium};
 use crate::metrics::{
-    FlowMetrics, Metrics, QueueDepth, Sample, StationMetrics, TcpCounters, VoipSummary,
+    FlowMetrics, Metrics, QueueDepth, Sample, Stall, StationMetrics, TcpCounters, VoipSummary,
 };
 use crate::packet::NodeId;
 use crate::rng::{RngRoot, RngStream};
@@ -31,6 +31,11 @@ pub use crate::wired::WiredLink;
 use crate::wired::{WireDirection, TOWARDS_SERVER};
 use airq::phy::ack_duration;
 use airq::{Duration, Instant};
+
+/// The default stall threshold: 100 ms of an idle medium while the AP holds frames no
+/// policy holds back. Far above any legitimate gap (the longest PPDU is 5.5 ms, the
+/// host latency tens of µs), short enough to flag a stall in any run.
+pub const DEFAULT_STALL_AFTER: Duration = Duration::from_millis(100);
 
 /// Everything about a BSS the simulator needs, apart from the AP's queueing.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,6 +51,10 @@ pub struct BssScenario {
     /// Step of the AP queue-depth samples behind the depth histograms (finer than the
     /// time series: a firmware queue drains in milliseconds); `None` takes none.
     pub queue_sample_step: Option<Duration>,
+    /// How long the medium may stay idle while the AP holds frames that no policy holds
+    /// back before the run records a [`Stall`](crate::metrics::Stall); `None` checks
+    /// nothing.
+    pub stall_after: Option<Duration>,
     pub seed: u64,
 }
 
@@ -59,6 +68,7 @@ impl BssScenario {
             station_queue_packets: STATION_QUEUE_PACKETS,
             sample_step: Some(Duration::from_millis(200)),
             queue_sample_step: Some(Duration::from_millis(10)),
+            stall_after: Some(DEFAULT_STALL_AFTER),
             seed: 1,
         }
     }
@@ -88,6 +98,11 @@ enum Event {
     Sample,
     /// Take a queue-depth sample.
     QueueSample,
+    /// The AP asked to be woken ([`ApTx::poll_at`]), valid if the generation is current.
+    ApWake(u64),
+    /// The medium has been idle since this instant for the stall threshold: check the
+    /// AP's backlog.
+    StallCheck(Instant),
 }
 
 /// What is on the air during an exchange.
@@ -205,6 +220,10 @@ pub struct Sim {
     collision: bool,
     contend_gen: u64,
     contend_at: Option<Instant>,
+    ap_wake_gen: u64,
+    ap_wake_at: Option<Instant>,
+    /// Since when no exchange is on the air and no EDCA function contends.
+    idle_since: Option<Instant>,
     /// The wired link: towards the AP, towards the server.
     wire: [WireDirection; 2],
     next_packet_id: u64,
@@ -365,6 +384,9 @@ impl Sim {
             collision: false,
             contend_gen: 0,
             contend_at: None,
+            ap_wake_gen: 0,
+            ap_wake_at: None,
+            idle_since: None,
             wire: Default::default(),
             next_packet_id: 0,
             hash_perturbation,
@@ -427,8 +449,56 @@ impl Sim {
         self.now = at;
         self.metrics.events += 1;
         self.handle(event);
+        self.schedule_ap_wake();
         self.schedule_contention();
+        self.watch_idle();
         true
+    }
+
+    /// (Re)schedules the AP's wake-up after a change.
+    fn schedule_ap_wake(&mut self) {
+        let next = self.ap.poll_at(self.now).map(|t| t.max(self.now));
+        if next != self.ap_wake_at {
+            self.ap_wake_gen += 1;
+            self.ap_wake_at = next;
+            if let Some(t) = next {
+                self.events.schedule(t, Event::ApWake(self.ap_wake_gen));
+            }
+        }
+    }
+
+    /// Notes when the medium goes idle, and arms the stall check.
+    fn watch_idle(&mut self) {
+        let idle = self.on_air.is_empty() && self.contend_at.is_none();
+        match (idle, self.idle_since) {
+            (true, None) => {
+                self.idle_since = Some(self.now);
+                if let Some(after) = self.scenario.stall_after {
+                    self.events
+                        .schedule(self.now + after, Event::StallCheck(self.now));
+                }
+            }
+            (false, Some(_)) => self.idle_since = None,
+            _ => {}
+        }
+    }
+
+    /// The medium has been idle since `since`: every station the AP holds frames for is
+    /// stalled, unless its airtime group is held to its limit.
+    fn check_stall(&mut self, since: Instant) {
+        if self.idle_since != Some(since) {
+            return;
+        }
+        for station in 0..self.ap.station_count() as u16 {
+            let held = self.ap.station_backlog(station).map_or(0, |b| b.packets());
+            if held > 0 && !self.ap.limit_holds_back(station, self.now) {
+                self.metrics.stalls.push(Stall {
+                    station,
+                    idle_since: since - Instant::ZERO,
+                    detected_at: self.now - Instant::ZERO,
+                });
+            }
+        }
     }
 
     fn handle(&mut self, event: Event) {
@@ -439,6 +509,15 @@ impl Sim {
             }
             Event::Contend(_) => {}
             Event::ExchangeEnd => self.end_exchange(),
+            Event::ApWake(gen) if gen == self.ap_wake_gen => {
+                self.ap_wake_at = None;
+                self.ap.handle_timeout(self.now, &mut self.out);
+                self.drain_out();
+                self.refill(NodeId::Ap);
+                self.update_access(NodeId::Ap);
+            }
+            Event::ApWake(_) => {}
+            Event::StallCheck(since) => self.check_stall(since),
             Event::Beacon => {
                 let interval = self.scenario.bss.beacon_interval.expect("beacons on");
                 self.events.schedule(self.now + interval, Event::Beacon);

@@ -7,6 +7,7 @@ mod determinism;
 mod http;
 mod ping;
 mod saturated;
+mod stalls;
 mod tcp_anomaly;
 mod udp_flood;
 mod voip;

@@ -37,8 +37,9 @@ fn configs() -> Vec<(String, ApConfig)> {
         };
         t.driver = match t.driver {
             d @ DriverConfig::Softmac { .. } => d,
-            DriverConfig::Firmware { .. } => DriverConfig::Firmware {
+            DriverConfig::Firmware { mode, .. } => DriverConfig::Firmware {
                 max_pending_frames: 12,
+                mode,
             },
         };
         if let AqlConfig::On(_) = t.aql {
@@ -52,9 +53,34 @@ fn configs() -> Vec<(String, ApConfig)> {
     let mut legacy_fw = preset("fifo");
     legacy_fw.driver = DriverConfig::Firmware {
         max_pending_frames: 20,
+        mode: FirmwareMode::Pull { fetch_frames: 3 },
     };
     legacy_fw.mac = MacConfig::Legacy { txq_max_pending: 9 };
     v.push(("fifo_firmware".into(), legacy_fw));
+    for (driver_name, driver) in [
+        ("softmac", DriverConfig::softmac()),
+        ("firmware", DriverConfig::firmware()),
+        ("firmware_push", DriverConfig::firmware_push()),
+    ] {
+        for aql in [AqlConfig::Off, AqlConfig::On(tiny_aql)] {
+            let mut c = preset("airtime");
+            c.driver = driver;
+            c.aql = aql;
+            if let SchedulerConfig::Airtime(p) = &mut c.scheduler {
+                p.mode = airq::airtime::SchedulingMode::StationFirst;
+            }
+            let aql_name = if aql == AqlConfig::Off { "" } else { "_aql" };
+            v.push((format!("station_first_{driver_name}{aql_name}"), c));
+        }
+        let mut limited = preset("airtime");
+        limited.driver = driver;
+        limited.airtime_groups = vec![AirtimeGroup {
+            weight_us: 256,
+            mode: airq::airtime::GroupMode::Limit,
+            stations: vec![0],
+        }];
+        v.push((format!("limit_group_{driver_name}"), limited));
+    }
     let mut noqueue_legacy = preset("fifo");
     noqueue_legacy.qdisc = QdiscConfig::None;
     noqueue_legacy.mac = MacConfig::Legacy { txq_max_pending: 5 };
@@ -80,6 +106,8 @@ enum Op {
     Finish(usize, u64),
     Rx(u16, u8, u32),
     Advance(u64),
+    /// Let time pass to the instant the AP asked to be woken at.
+    Wake,
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -92,6 +120,7 @@ fn op() -> impl Strategy<Value = Op> {
             .prop_map(|(ac, mask)| Op::Finish(ac, mask)),
         1 => (0..3u16, 0..8u8, 1..3000u32).prop_map(|(s, t, us)| Op::Rx(s, t, us)),
         2 => (0..30u64).prop_map(Op::Advance),
+        2 => Just(Op::Wake),
     ]
 }
 
@@ -138,7 +167,13 @@ fn run_ops(config: &ApConfig, ops: &[Op]) {
                 .register_rx_airtime(s, tid(t), Duration::from_micros(u64::from(us)), now)
                 .unwrap(),
             Op::Advance(ms) => now += Duration::from_millis(ms),
+            Op::Wake => {
+                if let Some(t) = ap.poll_at(now) {
+                    now = now.max(t);
+                }
+            }
         }
+        wake_due(&mut ap, now, &mut out);
         for p in out.delivered.drain(..) {
             assert!(seen.insert(p.id), "packet {} left twice", p.id);
             delivered += 1;

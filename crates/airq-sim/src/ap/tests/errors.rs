@@ -48,6 +48,7 @@ fn bad_configurations_are_errors_not_panics() {
         ApConfig {
             driver: DriverConfig::Firmware {
                 max_pending_frames: 0,
+                mode: FirmwareMode::Push,
             },
             ..base.clone()
         },

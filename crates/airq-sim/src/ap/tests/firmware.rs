@@ -1,11 +1,13 @@
-//! The firmware-offload driver and AQL.
+//! The firmware-offload driver and AQL. In push mode the firmware's queue is bounded by
+//! its descriptors and AQL only; in pull mode by what it fetches.
 
 use super::*;
 
 #[test]
 fn aql_bounds_each_stations_firmware_airtime() {
     let links = [slow_link(), ht_link(), fast_link()];
-    let mut ap = ap(&preset("airtime_aql"), &links);
+    let config = preset("airtime_aql").with_driver(DriverConfig::firmware_push());
+    let mut ap = ap(&config, &links);
     let (mut src, mut out, mut now) = (Source::default(), TxOutput::default(), Instant::ZERO);
     let high = u64::from(AqlParams::default().limits[Ac::Be.index()].aql_limit_high_us);
     let one_packet = |s: u16| {
@@ -47,8 +49,7 @@ fn ap_aql_estimate(link: &StationLink, len: u32) -> u32 {
 
 #[test]
 fn firmware_without_aql_takes_its_full_1424_frames() {
-    let mut config = preset("airtime_aql");
-    config.aql = AqlConfig::Off;
+    let config = preset("airtime").with_driver(DriverConfig::firmware_push());
     let mut ap = ap(&config, &[slow_link()]);
     let (mut src, mut out) = (Source::default(), TxOutput::default());
     for _ in 0..3000 {

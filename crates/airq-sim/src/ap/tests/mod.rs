@@ -106,20 +106,40 @@ fn transmit(
     let d = ppdu.duration;
     *now += d;
     ap.tx_done(ppdu, d, *now, out);
+    // The driver's refill comes one host latency later.
+    *now += ap.config().host_latency;
+    wake_due(ap, *now, out);
     Some((station, d))
 }
 
-/// Sends everything with a perfect channel; panics if the AP stops offering frames while
-/// still holding packets.
+/// Runs the AP's deferred work due by `now` (what the simulator's event loop does at
+/// the instants `poll_at` names).
+fn wake_due(ap: &mut ApTx, now: Instant, out: &mut TxOutput) {
+    for _ in 0..100 {
+        match ap.poll_at(now) {
+            Some(t) if t <= now => ap.handle_timeout(now, out),
+            _ => return,
+        }
+    }
+    panic!("poll_at stays due after handle_timeout");
+}
+
+/// Sends everything with a perfect channel, waking the AP when it asks; panics if the AP
+/// stops offering frames while still holding packets.
 fn drain(ap: &mut ApTx, now: &mut Instant, out: &mut TxOutput) {
     for _ in 0..1_000_000 {
         let mut sent = false;
         for ac in Ac::ALL {
             sent |= transmit(ap, ac, now, out, |_| false).is_some();
         }
-        if !sent {
-            break;
+        if sent {
+            continue;
         }
+        let Some(t) = ap.poll_at(*now) else {
+            break;
+        };
+        *now = t.max(*now);
+        wake_due(ap, *now, out);
     }
     let left = ap.backlog().total();
     assert_eq!(left.packets(), 0, "stuck: {left:?}");

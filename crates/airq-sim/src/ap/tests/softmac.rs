@@ -42,6 +42,9 @@ fn failed_mpdus_are_retried_first() {
     first.mpdus[0].ok = false;
     let d = first.duration;
     ap.tx_done(first, d, now + d, &mut out);
+    // The TX tasklet refills one host latency later.
+    let refill = now + d + ap.config().host_latency;
+    wake_due(&mut ap, refill, &mut out);
     // Then the queued second aggregate, then the retry ahead of the new packets.
     let second = ap.next_ppdu(Ac::Be, now, &mut out).unwrap();
     assert_eq!(second.mpdus[0].seq, 1);
