@@ -119,6 +119,11 @@ pub struct RunArgs {
     /// Override any scenario key: `--set station.1.mcs=7` (indices from 0).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
+    /// The driver under every configuration: `softmac` (ath9k-like), `firmware`
+    /// (ath10k push-pull) or `firmware_push` (ath10k push only); the same as
+    /// `--set ap.driver=...`.
+    #[arg(long, value_parser = ["softmac", "firmware", "firmware_push"])]
+    pub driver: Option<String>,
     /// Directory for the results files.
     #[arg(short, long, default_value = "results")]
     pub output: PathBuf,
@@ -134,9 +139,12 @@ pub struct RunArgs {
 }
 
 impl RunArgs {
-    /// Every override: `--set`s first, then `--seed` and `--duration`.
+    /// Every override: `--set`s first, then `--driver`, `--seed` and `--duration`.
     pub fn overrides(&self) -> Vec<String> {
         let mut sets = self.set.clone();
+        if let Some(driver) = &self.driver {
+            sets.push(format!("ap.driver={driver}"));
+        }
         if let Some(seed) = self.seed {
             sets.push(format!("seed={seed}"));
         }

@@ -4,7 +4,7 @@ use crate::cli::ListWhat;
 use crate::error::{io_error, CliError};
 use crate::scenario::TESTS;
 use airq_report::PlotKind;
-use airq_sim::ap::PRESET_NAMES;
+use airq_sim::ap::{ApConfig, AqlConfig, DriverConfig, MacConfig, QdiscConfig, SchedulerConfig};
 use std::path::Path;
 
 /// Prints the list asked for; scenarios are the `.toml` files in `dir`.
@@ -22,9 +22,13 @@ pub fn list(what: ListWhat, dir: &Path) -> Result<(), CliError> {
             }
         }
         ListWhat::Configs => {
-            for name in PRESET_NAMES {
-                println!("{name:<12} {}", preset_about(name));
+            for (name, config) in ApConfig::presets() {
+                println!("{name:<12} {}", layers(&config));
             }
+            println!(
+                "Each changes one layer of the one above. Any of them runs on another \
+                 driver with --driver softmac|firmware|firmware_push."
+            );
         }
         ListWhat::Tests => {
             for t in TESTS {
@@ -55,18 +59,45 @@ fn description(path: &Path) -> String {
     }
 }
 
-/// What each preset is, as `airq_sim::ap::preset` tabulates it.
-fn preset_about(name: &str) -> &'static str {
-    match name {
-        "fifo" => {
-            "pfifo_fast qdisc, legacy per-TID driver FIFOs, round robin (Linux <= 4.8, ath9k)"
+/// What a configuration sets, layer by layer, read from the configuration itself.
+fn layers(c: &ApConfig) -> String {
+    let qdisc = match c.qdisc {
+        QdiscConfig::None => "none".to_string(),
+        QdiscConfig::PfifoFast { limit_packets } => format!("pfifo_fast ({limit_packets} packets)"),
+        QdiscConfig::FqCodel(p) => format!("fq_codel ({} flows)", p.flows),
+    };
+    let mac = match c.mac {
+        MacConfig::Legacy { txq_max_pending } => {
+            format!("legacy FIFOs ({txq_max_pending} frames/AC)")
         }
-        "fq_codel" => "fq_codel qdisc over the legacy driver FIFOs, round robin",
-        "fq_mac" => "no qdisc, FQ-MAC (per-TID FQ-CoDel in mac80211), round robin",
-        "airtime" => "FQ-MAC and the airtime-fairness DRR scheduler (softmac driver)",
-        "airtime_aql" => {
-            "FQ-MAC, airtime DRR and Airtime Queue Limits over a firmware-offload driver"
-        }
-        _ => "",
-    }
+        MacConfig::FqMac(p) => format!("FQ-MAC ({} flows)", p.flows),
+    };
+    let scheduler = match c.scheduler {
+        SchedulerConfig::RoundRobin => "round robin".to_string(),
+        SchedulerConfig::Airtime(p) => format!("airtime DRR ({:?})", p.mode),
+    };
+    let aql = match c.aql {
+        AqlConfig::Off => "off".to_string(),
+        AqlConfig::On(p) if p.self_tuning.is_some() => "self-tuning".to_string(),
+        AqlConfig::On(p) => format!(
+            "kernel ({}/{} us, {} us)",
+            p.limits[1].aql_limit_low_us, p.limits[1].aql_limit_high_us, p.aql_threshold_us
+        ),
+    };
+    let driver = match c.driver {
+        DriverConfig::Softmac {
+            aggr_min_qdepth,
+            max_subframes,
+            ..
+        } => format!("softmac ({aggr_min_qdepth} A-MPDUs/AC, {max_subframes} subframes)"),
+        DriverConfig::Firmware {
+            max_pending_frames,
+            mode,
+        } => format!("firmware {mode:?} ({max_pending_frames} frames)"),
+    };
+    format!(
+        "qdisc {qdisc} | MAC {mac} | scheduler {scheduler} | AQL {aql} | driver {driver}, host \
+         latency {} us",
+        c.host_latency.as_micros()
+    )
 }

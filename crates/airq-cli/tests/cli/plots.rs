@@ -41,7 +41,7 @@ fn plot_draws_every_kind_from_results_files() {
         &scenario,
         "fifo,airtime_aql",
         dir.path(),
-        &["-q", "--no-plots", "--set", "ap.driver=firmware"],
+        &["-q", "--no-plots", "--driver", "firmware"],
     );
     assert!(files(dir.path(), ".png").is_empty(), "--no-plots drew");
     let results = files(dir.path(), ".json.gz");
