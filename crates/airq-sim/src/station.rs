@@ -6,7 +6,7 @@ use crate::frame::Ppdu;
 use crate::link::{BssConfig, StationLink};
 use crate::packet::{NodeId, SimPacket};
 use crate::tid_tx::{AggregateLimits, Completion, TidTx};
-use crate::txpath::{DropCause, TxOutput, TxPath};
+use crate::txpath::{DropCause, TxOutcome, TxOutput, TxPath};
 use airq::{Ac, Duration, Instant, Tid};
 use std::collections::VecDeque;
 
@@ -97,11 +97,18 @@ impl TxPath for StationTx {
         )
     }
 
-    fn tx_done(&mut self, ppdu: Ppdu, _airtime: Duration, _now: Instant, out: &mut TxOutput) {
+    fn tx_done(
+        &mut self,
+        ppdu: Ppdu,
+        _airtime: Duration,
+        _now: Instant,
+        out: &mut TxOutput,
+    ) -> TxOutcome {
         let tid = usize::from(ppdu.tid.get());
         let c = &mut self.completion;
         let tid_tx = &mut self.tids[tid];
         tid_tx.complete(ppdu, self.bss.retry_limit, c);
+        let outcome = c.outcome();
         c.retried = 0;
         for (seq, p) in c.delivered.drain(..) {
             tid_tx.receive(seq, p);
@@ -111,5 +118,6 @@ impl TxPath for StationTx {
             out.dropped.push((p, DropCause::RetryLimit));
         }
         tid_tx.release(&mut out.delivered);
+        outcome
     }
 }

@@ -8,6 +8,7 @@
 use crate::frame::{Mpdu, Ppdu, PsduLength};
 use crate::link::{BssConfig, StationLink};
 use crate::packet::{NodeId, SimPacket};
+use crate::txpath::TxOutcome;
 use airq::{Duration, Tid};
 use std::collections::VecDeque;
 
@@ -80,6 +81,17 @@ pub struct Completion {
     pub dropped: Vec<(u64, SimPacket)>,
     /// MPDUs that failed and wait for another try (the caller resets it).
     pub retried: u32,
+}
+
+impl Completion {
+    /// The MAC's report of the completed PPDU.
+    pub fn outcome(&self) -> TxOutcome {
+        TxOutcome {
+            acked: self.delivered.len() as u32,
+            retried: self.retried,
+            dropped: self.dropped.len() as u32,
+        }
+    }
 }
 
 /// Transmit state of one receiver-TID.

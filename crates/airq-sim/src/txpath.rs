@@ -61,6 +61,28 @@ impl TxOutput {
     }
 }
 
+/// What became of a PPDU's MPDUs, as the transmitter's MAC reports it at the end of the
+/// exchange (the BlockAck bitmap or Ack, and the retry counters).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TxOutcome {
+    /// Acknowledged.
+    pub acked: u32,
+    /// Failed, and kept for another try.
+    pub retried: u32,
+    /// Failed for the last time: dropped at the retry limit.
+    pub dropped: u32,
+}
+
+impl TxOutcome {
+    /// Whether the EDCA function resets its contention window: an MPDU got through, or
+    /// every failed one reached its retry limit (IEEE 802.11-2020 10.23.2.2: CW is reset
+    /// after a successful attempt or when a retry limit is reached). Otherwise it
+    /// doubles.
+    pub fn resets_cw(&self) -> bool {
+        self.acked > 0 || self.retried == 0
+    }
+}
+
 /// A node's transmit path as its radio sees it.
 pub trait TxPath {
     /// Whether the EDCA function of `ac` has a frame to contend for.
@@ -72,6 +94,13 @@ pub trait TxPath {
 
     /// The exchange of `ppdu` ended at `now`; each MPDU's `ok` says whether it was
     /// received. `airtime` is what the exchange took (PPDU, SIFS, Ack/BlockAck, and
-    /// RTS/CTS if used). Received packets go to `out.delivered`.
-    fn tx_done(&mut self, ppdu: Ppdu, airtime: Duration, now: Instant, out: &mut TxOutput);
+    /// RTS/CTS if used). Received packets go to `out.delivered`. Returns what became of
+    /// the MPDUs.
+    fn tx_done(
+        &mut self,
+        ppdu: Ppdu,
+        airtime: Duration,
+        now: Instant,
+        out: &mut TxOutput,
+    ) -> TxOutcome;
 }

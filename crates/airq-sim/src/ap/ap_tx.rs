@@ -18,7 +18,7 @@ use crate::frame::Ppdu;
 use crate::link::{BssConfig, StationLink};
 use crate::packet::SimPacket;
 use crate::tid_tx::TidTx;
-use crate::txpath::{DropCause, TxOutput, TxPath};
+use crate::txpath::{DropCause, TxOutcome, TxOutput, TxPath};
 use airq::airtime::{AirtimeScheduler, GroupMode, SchedulingMode};
 use airq::aql::Aql;
 use airq::fq::FqStats;
@@ -474,10 +474,20 @@ impl TxPath for ApTx {
         }
     }
 
-    fn tx_done(&mut self, ppdu: Ppdu, airtime: Duration, now: Instant, out: &mut TxOutput) {
-        let (ac, aggregate) = (ppdu.ac, ppdu.aggregate);
+    fn tx_done(
+        &mut self,
+        ppdu: Ppdu,
+        airtime: Duration,
+        now: Instant,
+        out: &mut TxOutput,
+    ) -> TxOutcome {
+        let (ac, aggregate, mpdus) = (ppdu.ac, ppdu.aggregate, ppdu.mpdus.len() as u32);
         let Some(done) = self.lower.complete(ppdu, airtime, now, out) else {
-            return;
+            // Not ours: handed back as dropped.
+            return TxOutcome {
+                dropped: mpdus,
+                ..TxOutcome::default()
+            };
         };
         let key_ac = done.key.ac();
         match &mut self.driver {
@@ -501,5 +511,6 @@ impl TxPath for ApTx {
         if done.woke {
             self.run_qdisc(key_ac, now, out);
         }
+        done.outcome
     }
 }

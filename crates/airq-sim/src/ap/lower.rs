@@ -13,7 +13,7 @@ use crate::frame::Ppdu;
 use crate::link::{BssConfig, StationLink};
 use crate::packet::{NodeId, SimPacket};
 use crate::tid_tx::{AggregateLimits, Completion, TidTx};
-use crate::txpath::{DropCause, TxOutput};
+use crate::txpath::{DropCause, TxOutcome, TxOutput};
 use airq::airtime::{AirtimeScheduler, SchedulingMode, TxqId};
 use airq::phy::Rate;
 use airq::{Ac, Duration, Instant, StationId};
@@ -45,6 +45,8 @@ pub(super) struct Completed {
     pub(super) frames: u32,
     /// The legacy MAC's queue for the AC was woken.
     pub(super) woke: bool,
+    /// What became of the PPDU's MPDUs.
+    pub(super) outcome: TxOutcome,
 }
 
 impl Lower {
@@ -267,6 +269,7 @@ impl Lower {
             ..
         } = self;
         tid_tx[key.index()].complete(ppdu, bss.retry_limit, completion);
+        let outcome = completion.outcome();
         ledger.stations[usize::from(station)].retries += u64::from(completion.retried);
         completion.retried = 0;
         let (mut released_us, mut frames, mut woke) = (0u32, 0u32, false);
@@ -290,7 +293,12 @@ impl Lower {
         }
         tid_tx.release(&mut out.delivered);
         gate.complete(station, ac, released_us, now, mac.has_queue(key));
-        Some(Completed { key, frames, woke })
+        Some(Completed {
+            key,
+            frames,
+            woke,
+            outcome,
+        })
     }
 
     /// Charges RX airtime of a PPDU received from `station` on `tid`.

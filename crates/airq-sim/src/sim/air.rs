@@ -8,7 +8,7 @@ use crate::medium::{Access, EdcafId};
 use crate::metrics::StationMetrics;
 use crate::packet::NodeId;
 use crate::station::StationTx;
-use crate::txpath::{DropCause, TxPath};
+use crate::txpath::TxPath;
 use airq::phy::{ack_duration, block_ack_duration, control_frame_duration, mac_frame};
 use airq::{Ac, Duration};
 
@@ -183,19 +183,14 @@ impl Sim {
             }
             let node = ppdu.src;
             let tid = ppdu.tid;
-            tx_path(&mut self.ap, &mut self.stations, node).tx_done(
+            let outcome = tx_path(&mut self.ap, &mut self.stations, node).tx_done(
                 ppdu,
                 a.airtime,
                 now,
                 &mut self.out,
             );
-            let retry_drops = self
-                .out
-                .dropped
-                .iter()
-                .filter(|(_, c)| *c == DropCause::RetryLimit)
-                .count();
-            if received > 0 || retry_drops == mpdus {
+            debug_assert_eq!(outcome.acked as usize, received, "the MAC's report");
+            if outcome.resets_cw() {
                 self.medium.succeeded(a.edcaf);
             } else {
                 self.medium.failed(a.edcaf);
