@@ -6,9 +6,9 @@ use crate::error::CliError;
 use crate::scenario::{Scenario, Test, Traffic};
 use airq::Instant;
 use airq_sim::ap::ApConfig;
-use airq_sim::dscp::{Dscp, RRUL_CLASSES};
-use airq_sim::sim::{BssScenario, Sim};
-use airq_sim::traffic::{App, Direction, FlowSpec, Load, SATURATED_BACKLOG_PACKETS};
+use airq_sim::apps::traffic::{App, Direction, FlowSpec, Load, SATURATED_BACKLOG_PACKETS};
+use airq_sim::bss::{BssScenario, Simulation};
+use airq_sim::net::dscp::{Dscp, RRUL_CLASSES};
 
 /// What one run of the simulator needs.
 #[derive(Clone, Debug)]
@@ -50,7 +50,7 @@ pub fn build(scenario: &Scenario, config: &str) -> Result<SimInputs, CliError> {
 /// the flows and the AP's layers against the stations).
 pub fn check_runnable(scenario: &Scenario) -> Result<(), CliError> {
     let input = build(scenario, &scenario.ap.preset)?;
-    Sim::new(input.bss, &input.ap)
+    Simulation::new(input.bss, &input.ap)
         .map(drop)
         .map_err(|e| CliError::new(format!("{}: {e}", scenario.path)))
 }
@@ -149,7 +149,7 @@ fn flows_of(t: &Traffic) -> Vec<FlowSpec> {
 mod tests {
     use super::*;
     use crate::scenario::parse;
-    use airq_sim::dscp::{CS1, EF};
+    use airq_sim::net::dscp::{CS1, EF};
 
     fn dscps(traffic: &str) -> Vec<u8> {
         let text = format!(

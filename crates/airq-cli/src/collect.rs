@@ -8,10 +8,10 @@ use crate::results::{
     StallSummary, StationSummary, TcpResult, VoipResult, FORMAT_NAME, FORMAT_VERSION,
 };
 use crate::scenario::Scenario;
-use airq_sim::distribution::Distribution;
+use airq_sim::apps::traffic::Direction;
+use airq_sim::mac::txpath::DropCause;
+use airq_sim::metrics::distribution::Distribution;
 use airq_sim::metrics::{Metrics, StationMetrics};
-use airq_sim::traffic::Direction;
-use airq_sim::txpath::DropCause;
 
 /// How a run went, apart from what it measured.
 #[derive(Clone, Debug)]

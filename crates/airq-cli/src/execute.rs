@@ -10,7 +10,7 @@ use crate::progress::{Progress, CHUNK};
 use crate::results::ResultsFile;
 use crate::scenario::Scenario;
 use airq::Instant;
-use airq_sim::sim::Sim;
+use airq_sim::bss::Simulation;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -68,7 +68,7 @@ fn run_one(plan: &Plan, config: &str, input: SimInputs) -> Result<ResultsFile, C
     let scenario = plan.scenario;
     let started_utc = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
     let wall = std::time::Instant::now();
-    let mut sim = Sim::new(input.bss.clone(), &input.ap)
+    let mut sim = Simulation::new(input.bss.clone(), &input.ap)
         .map_err(|e| CliError::new(format!("{}: as {config}: {e}", scenario.path)))?;
     let bar = plan.progress.bar(config, scenario.duration);
     let end = Instant::ZERO + scenario.duration;

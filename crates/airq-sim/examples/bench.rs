@@ -12,10 +12,10 @@
 use airq::phy::Band;
 use airq::{Duration, Instant};
 use airq_sim::ap::{ApConfig, PRESET_NAMES};
-use airq_sim::link::BssConfig;
-use airq_sim::sim::{BssScenario, Sim};
+use airq_sim::apps::traffic::{Direction, FlowSpec};
+use airq_sim::bss::{BssScenario, Simulation};
+use airq_sim::mac::link::BssConfig;
 use airq_sim::testbed::{ht20, three_stations};
-use airq_sim::traffic::{Direction, FlowSpec};
 
 fn scenario(stations: u16) -> BssScenario {
     // Two fast stations (HT MCS15) for every slow one (HT MCS0), as the seeds' testbed.
@@ -77,7 +77,7 @@ fn tcp_scenario() -> BssScenario {
 
 fn measure(label: &str, preset: &str, s: BssScenario, seconds: f64) {
     let config = ApConfig::preset(preset).expect("a known preset");
-    let mut sim = Sim::new(s, &config).expect("a valid scenario");
+    let mut sim = Simulation::new(s, &config).expect("a valid scenario");
     let sim_time = Duration::from_nanos((seconds * 1e9) as u64);
     let wall = std::time::Instant::now();
     sim.run_until(Instant::ZERO + sim_time);

@@ -4,9 +4,9 @@
 //! Examples and tests share this one definition; the CLI reads the same setup from
 //! `scenarios/ending-the-anomaly.toml`.
 
-use crate::link::{BssConfig, StationLink};
-use crate::sim::BssScenario;
-use crate::traffic::FlowSpec;
+use crate::apps::traffic::FlowSpec;
+use crate::bss::BssScenario;
+use crate::mac::link::{BssConfig, StationLink};
 use airq::phy::{Band, ChannelWidth, GuardInterval, Rate};
 
 /// Names of the testbed's stations, in index order.

@@ -14,8 +14,8 @@ mod validate;
 
 use crate::error::{io_error, CliError};
 use airq::Duration;
-use airq_sim::link::BssConfig;
-use airq_sim::sim::WiredLink;
+use airq_sim::bss::WiredLink;
+use airq_sim::mac::link::BssConfig;
 use location::SourceMap;
 use overrides::Override;
 use std::path::Path;

@@ -7,7 +7,7 @@ use super::file::{StandardName, StationSection};
 use super::location::{KeyPath, SourceMap};
 use crate::error::CliError;
 use airq::phy::{Band, ChannelWidth, DsssPreamble, GuardInterval, HeGi, PhyKind, Rate};
-use airq_sim::link::StationLink;
+use airq_sim::mac::link::StationLink;
 
 /// One station of the BSS, as the simulator and the results name it.
 #[derive(Clone, Debug, PartialEq)]

@@ -9,9 +9,9 @@ use super::station::Station;
 use super::units;
 use crate::error::CliError;
 use airq::Duration;
-use airq_sim::dscp::{Dscp, BE, EF};
-use airq_sim::tcp::{CongestionControl, TcpConfig};
-use airq_sim::traffic::{Direction, WebPage};
+use airq_sim::apps::traffic::{Direction, WebPage};
+use airq_sim::net::dscp::{Dscp, BE, EF};
+use airq_sim::transport::tcp::{CongestionControl, TcpConfig};
 
 /// What a test name is and which keys it takes (besides `test`, `stations`, `start`,
 /// `stop`, which every test takes).

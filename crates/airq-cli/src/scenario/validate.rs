@@ -7,8 +7,8 @@ use super::{station, traffic, units, ApSpec, Scenario};
 use crate::error::CliError;
 use airq::phy::Band;
 use airq::Duration;
-use airq_sim::link::BssConfig;
-use airq_sim::sim::WiredLink;
+use airq_sim::bss::WiredLink;
+use airq_sim::mac::link::BssConfig;
 
 /// Checks `raw` and builds the scenario.
 pub fn validate(

@@ -2,23 +2,23 @@
 //! as the wired side (downlink packets in) and the channel ([`TxPath`]) drive it.
 
 use super::aql_gate::AqlGate;
-use super::config::{ApConfig, AqlConfig, DriverConfig, MacConfig, QdiscConfig};
+use super::config::{ApConfig, AqlConfig, DriverConfig, MacConfig, QdiscConfig, SchedulerConfig};
 use super::error::{ApConfigError, ApEnqueueError, UnknownStation};
 use super::firmware::Firmware;
 use super::fq_mac::FqMac;
 use super::ledger::Layer;
 use super::legacy_mac::LegacyMac;
-use super::lower::Lower;
 use super::mac_layer::MacLayer;
+use super::mac_tx::MacTx;
 use super::qdisc::Qdisc;
 use super::softmac::Softmac;
 use super::stats::{ApBacklog, LayerBacklog, StationTxStats};
 use super::txq_key::TxqKey;
-use crate::frame::Ppdu;
-use crate::link::{BssConfig, StationLink};
-use crate::packet::SimPacket;
-use crate::tid_tx::TidTx;
-use crate::txpath::{DropCause, TxOutcome, TxOutput, TxPath};
+use crate::mac::frame::Ppdu;
+use crate::mac::link::{BssConfig, StationLink};
+use crate::mac::tid_tx::TidTx;
+use crate::mac::txpath::{DropCause, TxOutcome, TxOutput, TxPath};
+use crate::net::packet::SimPacket;
 use airq::airtime::{AirtimeScheduler, GroupMode, SchedulingMode};
 use airq::aql::Aql;
 use airq::fq::FqStats;
@@ -28,7 +28,7 @@ use airq::{Ac, Duration, Instant, StationId, Tid};
 pub struct ApTx {
     config: ApConfig,
     qdisc: Option<Qdisc>,
-    lower: Lower,
+    mac_tx: MacTx,
     driver: Driver,
     /// Some airtime group is held to its limit ([`GroupMode::Limit`]): the scheduler
     /// has timeouts of its own.
@@ -100,19 +100,24 @@ impl ApTx {
                 txq_keys.push(TxqKey::new(s as u16, tid));
             }
         }
-        for w in &config.airtime_weights {
-            sched
-                .set_weight(StationId(u32::from(w.station)), w.weight_us)
-                .map_err(ApConfigError::Scheduler)?;
-        }
-        for g in &config.airtime_groups {
-            let group = sched
-                .add_group(None, g.weight_us, g.mode)
-                .map_err(ApConfigError::Scheduler)?;
-            for &s in &g.stations {
+        // Weights and groups are the airtime scheduler's; round robin has no airtime
+        // accounting for them to divide (config.rs).
+        let policies = matches!(config.scheduler, SchedulerConfig::Airtime(_));
+        if policies {
+            for w in &config.airtime_weights {
                 sched
-                    .set_station_group(StationId(u32::from(s)), Some(group))
+                    .set_weight(StationId(u32::from(w.station)), w.weight_us)
                     .map_err(ApConfigError::Scheduler)?;
+            }
+            for g in &config.airtime_groups {
+                let group = sched
+                    .add_group(None, g.weight_us, g.mode)
+                    .map_err(ApConfigError::Scheduler)?;
+                for &s in &g.stations {
+                    sched
+                        .set_station_group(StationId(u32::from(s)), Some(group))
+                        .map_err(ApConfigError::Scheduler)?;
+                }
             }
         }
         let aql_params = match config.aql {
@@ -147,7 +152,7 @@ impl ApTx {
         Ok(ApTx {
             config: config.clone(),
             qdisc,
-            lower: Lower::new(
+            mac_tx: MacTx::new(
                 bss.clone(),
                 links.to_vec(),
                 mac,
@@ -158,10 +163,11 @@ impl ApTx {
                 config.driver.max_subframes(),
             ),
             driver,
-            limit_groups: config
-                .airtime_groups
-                .iter()
-                .any(|g| g.mode == GroupMode::Limit),
+            limit_groups: policies
+                && config
+                    .airtime_groups
+                    .iter()
+                    .any(|g| g.mode == GroupMode::Limit),
         })
     }
 
@@ -173,7 +179,7 @@ impl ApTx {
         now: Instant,
         out: &mut TxOutput,
     ) -> Result<(), ApEnqueueError> {
-        let stations = self.lower.links.len();
+        let stations = self.mac_tx.links.len();
         if usize::from(packet.station) >= stations {
             return Err(ApEnqueueError {
                 error: UnknownStation {
@@ -184,25 +190,25 @@ impl ApTx {
             });
         }
         let ac = packet.tid.ac();
-        let ApTx { qdisc, lower, .. } = self;
-        lower.ledger.arrived(&packet);
+        let ApTx { qdisc, mac_tx, .. } = self;
+        mac_tx.ledger.arrived(&packet);
         match qdisc {
             Some(q) => {
-                lower.ledger.entered(Layer::Qdisc, &packet);
+                mac_tx.ledger.entered(Layer::Qdisc, &packet);
                 q.enqueue(packet, now, |p, c| {
-                    lower.ledger.drop(Layer::Qdisc, p, c, out)
+                    mac_tx.ledger.drop(Layer::Qdisc, p, c, out)
                 });
                 self.run_qdisc(ac, now, out);
             }
-            None if lower.mac.has_room(ac) => lower.mac_enqueue(packet, now, out),
+            None if mac_tx.mac.has_room(ac) => mac_tx.mac_enqueue(packet, now, out),
             // noqueue on a stopped queue: `__dev_queue_xmit` drops it.
-            None => lower
+            None => mac_tx
                 .ledger
                 .drop(Layer::Arrival, packet, DropCause::QueueFull, out),
         }
         match &mut self.driver {
-            Driver::Softmac(d) => d.fill(&mut self.lower, ac, now, out),
-            Driver::Firmware(d) => d.enqueued(&mut self.lower, ac, now, out),
+            Driver::Softmac(d) => d.fill(&mut self.mac_tx, ac, now, out),
+            Driver::Firmware(d) => d.enqueued(&mut self.mac_tx, ac, now, out),
         }
         Ok(())
     }
@@ -217,7 +223,7 @@ impl ApTx {
             Driver::Firmware(d) => d.poll_at(),
         };
         let limit = if self.limit_groups {
-            self.lower.sched.next_timeout(now)
+            self.mac_tx.sched.next_timeout(now)
         } else {
             None
         };
@@ -234,15 +240,15 @@ impl ApTx {
         match &mut self.driver {
             Driver::Softmac(d) => {
                 if self.limit_groups {
-                    d.make_due(&self.lower, now);
+                    d.make_due(&self.mac_tx, now);
                 }
-                d.handle_timeout(&mut self.lower, now, out);
+                d.handle_timeout(&mut self.mac_tx, now, out);
             }
             Driver::Firmware(d) => {
                 if self.limit_groups {
-                    d.make_due(&self.lower, now);
+                    d.make_due(&self.mac_tx, now);
                 }
-                d.handle_timeout(&mut self.lower, now, out);
+                d.handle_timeout(&mut self.mac_tx, now, out);
             }
         }
     }
@@ -255,23 +261,23 @@ impl ApTx {
             .airtime_groups
             .iter()
             .any(|g| g.mode == GroupMode::Limit && g.stations.contains(&station));
-        limited && self.lower.sched.next_timeout(now).is_some()
+        self.limit_groups && limited && self.mac_tx.sched.next_timeout(now).is_some()
     }
 
     /// Moves packets of `ac` from the qdisc into the MAC layer while it has room.
     fn run_qdisc(&mut self, ac: Ac, now: Instant, out: &mut TxOutput) {
-        let ApTx { qdisc, lower, .. } = self;
+        let ApTx { qdisc, mac_tx, .. } = self;
         let Some(q) = qdisc else {
             return;
         };
-        while lower.mac.has_room(ac) {
-            let ledger = &mut lower.ledger;
+        while mac_tx.mac.has_room(ac) {
+            let ledger = &mut mac_tx.ledger;
             let Some(packet) = q.dequeue(ac, now, |p, c| ledger.drop(Layer::Qdisc, p, c, out))
             else {
                 break;
             };
-            lower.ledger.left(Layer::Qdisc, &packet);
-            lower.mac_enqueue(packet, now, out);
+            mac_tx.ledger.left(Layer::Qdisc, &packet);
+            mac_tx.mac_enqueue(packet, now, out);
         }
     }
 
@@ -286,11 +292,11 @@ impl ApTx {
         airtime: Duration,
         now: Instant,
     ) -> Result<(), UnknownStation> {
-        let stations = self.lower.links.len();
+        let stations = self.mac_tx.links.len();
         if usize::from(station) >= stations {
             return Err(UnknownStation { station, stations });
         }
-        self.lower.register_rx_airtime(station, tid, airtime, now);
+        self.mac_tx.register_rx_airtime(station, tid, airtime, now);
         Ok(())
     }
 
@@ -299,29 +305,33 @@ impl ApTx {
     }
 
     pub fn station_count(&self) -> usize {
-        self.lower.links.len()
+        self.mac_tx.links.len()
     }
 
     /// One station's counters.
     pub fn station_stats(&self, station: u16) -> Option<&StationTxStats> {
-        self.lower.ledger.stations.get(usize::from(station))
+        self.mac_tx.ledger.stations.get(usize::from(station))
     }
 
     /// Every station's counters, by station index.
     pub fn stations_stats(&self) -> &[StationTxStats] {
-        &self.lower.ledger.stations
+        &self.mac_tx.ledger.stations
     }
 
     /// Acknowledged packets the stations hold in their reordering buffers behind a gap
     /// (counted delivered, not yet handed on).
     pub fn held_by_recipients(&self) -> usize {
-        self.lower.tid_tx.iter().map(TidTx::held_by_recipient).sum()
+        self.mac_tx
+            .tid_tx
+            .iter()
+            .map(TidTx::held_by_recipient)
+            .sum()
     }
 
     /// All stations' counters summed.
     pub fn total_stats(&self) -> StationTxStats {
         let mut t = StationTxStats::default();
-        for s in &self.lower.ledger.stations {
+        for s in &self.mac_tx.ledger.stations {
             t.accumulate(s);
         }
         t
@@ -329,7 +339,7 @@ impl ApTx {
 
     /// What each layer holds for one station now.
     pub fn station_backlog(&self, station: u16) -> Option<LayerBacklog> {
-        self.lower
+        self.mac_tx
             .ledger
             .station_backlog
             .get(usize::from(station))
@@ -339,18 +349,18 @@ impl ApTx {
     /// Expected airtime held below the MAC for a station in one AC, as AQL counts it
     /// (0 with AQL off; see [`Self::station_backlog`] for the estimate over all ACs).
     pub fn aql_station_pending_us(&self, station: u16, ac: Ac) -> u64 {
-        self.lower.gate.station_pending_us(station, ac)
+        self.mac_tx.gate.station_pending_us(station, ac)
     }
 
     /// What each layer holds now, per AC.
     pub fn backlog(&self) -> ApBacklog {
         let mut b = ApBacklog {
-            ac: self.lower.ledger.ac_backlog,
-            aql_total_pending_us: self.lower.gate.total_pending_us(),
+            ac: self.mac_tx.ledger.ac_backlog,
+            aql_total_pending_us: self.mac_tx.gate.total_pending_us(),
             ..ApBacklog::default()
         };
         for ac in Ac::ALL {
-            b.aql_pending_us[ac.index()] = self.lower.gate.ac_pending_us(ac);
+            b.aql_pending_us[ac.index()] = self.mac_tx.gate.ac_pending_us(ac);
             if let Driver::Softmac(d) = &self.driver {
                 b.hw_ppdus[ac.index()] = d.depth(ac);
             }
@@ -371,17 +381,17 @@ impl ApTx {
 
     /// The scheduler, for its per-station airtime statistics and deficits.
     pub fn scheduler(&self) -> &AirtimeScheduler {
-        &self.lower.sched
+        &self.mac_tx.sched
     }
 
     /// AQL, when it is on.
     pub fn aql(&self) -> Option<&Aql> {
-        self.lower.gate.aql()
+        self.mac_tx.gate.aql()
     }
 
     /// The FQ-MAC structure's statistics, with the FQ-MAC layer.
     pub fn fq_mac_stats(&self) -> Option<FqStats> {
-        match &self.lower.mac {
+        match &self.mac_tx.mac {
             MacLayer::FqMac(m) => Some(m.stats()),
             MacLayer::Legacy(_) => None,
         }
@@ -392,14 +402,14 @@ impl ApTx {
     /// more. `in_flight_mpdus` is the number of MPDUs in PPDUs the caller took with
     /// `next_ppdu` and has not yet returned with `tx_done`.
     pub fn assert_invariants(&self, in_flight_mpdus: usize) {
-        let ledger = &self.lower.ledger;
+        let ledger = &self.mac_tx.ledger;
         let mut total = LayerBacklog::default();
         for ac in Ac::ALL {
             let l = ledger.ac_backlog[ac.index()];
             total.accumulate(&l);
             let qdisc = self.qdisc.as_ref().map_or(0, |q| q.len(ac));
             assert_eq!(l.qdisc_packets, u64::from(qdisc), "{ac} qdisc packets");
-            if let MacLayer::Legacy(m) = &self.lower.mac {
+            if let MacLayer::Legacy(m) = &self.mac_tx.mac {
                 assert_eq!(
                     l.mac_packets,
                     m.queued(ac) as u64,
@@ -428,7 +438,7 @@ impl ApTx {
             );
         }
         assert_eq!(stations, total, "per-station and per-AC backlogs agree");
-        if let MacLayer::FqMac(m) = &self.lower.mac {
+        if let MacLayer::FqMac(m) = &self.mac_tx.mac {
             m.assert_invariants();
             assert_eq!(
                 u64::from(m.stats().backlog_packets),
@@ -439,7 +449,7 @@ impl ApTx {
         if let Some(q) = &self.qdisc {
             q.assert_invariants();
         }
-        let retries: usize = self.lower.tid_tx.iter().map(|t| t.pending_len()).sum();
+        let retries: usize = self.mac_tx.tid_tx.iter().map(|t| t.pending_len()).sum();
         let below = match &self.driver {
             Driver::Softmac(d) => d.queued_mpdus() + retries + in_flight_mpdus,
             Driver::Firmware(d) => {
@@ -449,7 +459,7 @@ impl ApTx {
             }
         };
         assert_eq!(total.driver_frames, below as u64, "frames below the MAC");
-        if let Some(aql) = self.lower.gate.aql() {
+        if let Some(aql) = self.mac_tx.gate.aql() {
             assert_eq!(
                 aql.total_pending_us(),
                 total.driver_airtime_us,
@@ -470,7 +480,7 @@ impl TxPath for ApTx {
     fn next_ppdu(&mut self, ac: Ac, now: Instant, _out: &mut TxOutput) -> Option<Ppdu> {
         match &mut self.driver {
             Driver::Softmac(d) => d.next_ppdu(ac),
-            Driver::Firmware(d) => d.next_ppdu(&mut self.lower, ac, now),
+            Driver::Firmware(d) => d.next_ppdu(&mut self.mac_tx, ac, now),
         }
     }
 
@@ -482,7 +492,7 @@ impl TxPath for ApTx {
         out: &mut TxOutput,
     ) -> TxOutcome {
         let (ac, aggregate, mpdus) = (ppdu.ac, ppdu.aggregate, ppdu.mpdus.len() as u32);
-        let Some(done) = self.lower.complete(ppdu, airtime, now, out) else {
+        let Some(done) = self.mac_tx.complete(ppdu, airtime, now, out) else {
             // Not ours: handed back as dropped.
             return TxOutcome {
                 dropped: mpdus,
@@ -493,16 +503,16 @@ impl TxPath for ApTx {
         match &mut self.driver {
             Driver::Softmac(d) => {
                 d.completed(done.key, ac, aggregate, now);
-                d.note_pending(&self.lower, done.key);
+                d.note_pending(&self.mac_tx, done.key);
                 // Failed MPDUs wait in the driver: keep their TXQ scheduled (ath9k's
                 // `ath_tx_queue_tid` → `ieee80211_schedule_txq` on completion).
-                if self.lower.tid_pending(done.key) > 0 {
-                    self.lower.return_txq(done.key, true, now);
+                if self.mac_tx.tid_pending(done.key) > 0 {
+                    self.mac_tx.return_txq(done.key, true, now);
                 }
             }
             Driver::Firmware(d) => {
                 d.completed(key_ac, done.frames, now);
-                d.note_pending(&self.lower, done.key);
+                d.note_pending(&self.mac_tx, done.key);
             }
         }
         // The legacy MAC's queue woke: the stack hands it the qdisc's packets at once

@@ -7,7 +7,7 @@
 //! the retry limit. As mac80211 keeps each frame's estimate in `tx_time_est` to release
 //! the same amount, the packet carries it ([`SimPacket::airtime_est_us`]).
 //!
-//! [`SimPacket::airtime_est_us`]: crate::packet::SimPacket::airtime_est_us
+//! [`SimPacket::airtime_est_us`]: crate::net::packet::SimPacket::airtime_est_us
 
 use airq::airtime::AirtimeGate;
 use airq::aql::{kernel_assumes_ampdu, AirtimeEstimator, Aql, AqlParams};

@@ -45,7 +45,7 @@ pub const ATH10K_MAX_PENDING_FRAMES: u32 = 1024 + 400;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum QdiscConfig {
     /// `noqueue`: packets go straight to the MAC layer, and are dropped
-    /// ([`DropCause::QueueFull`](crate::txpath::DropCause::QueueFull)) if it has
+    /// ([`DropCause::QueueFull`](crate::mac::txpath::DropCause::QueueFull)) if it has
     /// stopped the AC's queue.
     None,
     /// `pfifo_fast` with a tail-drop limit over its three bands.

@@ -1,7 +1,7 @@
 //! What the AP's transmit path refuses: configurations that cannot run, and calls about
 //! stations it does not have. Each says what is wrong in words a scenario author can act on.
 
-use crate::packet::SimPacket;
+use crate::net::packet::SimPacket;
 use airq::airtime::SchedError;
 use airq::aql::AqlParamsError;
 use airq::fq::FqParamError;

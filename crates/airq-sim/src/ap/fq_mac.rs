@@ -4,8 +4,8 @@
 //! the netdev queue for backlog: its limits drop from the globally fattest flow instead.
 
 use super::txq_key::TxqKey;
-use crate::packet::SimPacket;
-use crate::txpath::DropCause;
+use crate::mac::txpath::DropCause;
+use crate::net::packet::SimPacket;
 use airq::fq::{DropReason, FqParams, FqStats, TinId};
 use airq::{Fq, Instant};
 

@@ -3,8 +3,8 @@
 //! queued" holds by construction and can be checked against the queues themselves.
 
 use super::stats::{LayerBacklog, StationTxStats};
-use crate::packet::SimPacket;
-use crate::txpath::{DropCause, TxOutput};
+use crate::mac::txpath::{DropCause, TxOutput};
+use crate::net::packet::SimPacket;
 use airq::Ac;
 
 /// The layer a packet leaves when it is dropped or delivered.

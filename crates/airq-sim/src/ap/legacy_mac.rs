@@ -12,7 +12,7 @@
 //! [`LegacyMac::frame_done`].
 
 use super::txq_key::TxqKey;
-use crate::packet::SimPacket;
+use crate::net::packet::SimPacket;
 use airq::Ac;
 use std::collections::VecDeque;
 

@@ -5,8 +5,8 @@
 use super::fq_mac::FqMac;
 use super::legacy_mac::LegacyMac;
 use super::txq_key::TxqKey;
-use crate::packet::SimPacket;
-use crate::txpath::DropCause;
+use crate::mac::txpath::DropCause;
+use crate::net::packet::SimPacket;
 use airq::{Ac, Instant};
 
 pub(super) enum MacLayer {

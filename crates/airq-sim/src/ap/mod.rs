@@ -15,7 +15,7 @@
 //! stops it, so with FQ-MAC the qdisc is normally `none`. Below the MAC, the driver model
 //! decides when to pull: when its hardware queue has room (softmac) or its firmware queue
 //! takes frames (firmware), through the scheduler and the AQL gate. Each station-TID's
-//! BlockAck window and retries are a [`TidTx`](crate::tid_tx::TidTx), in either driver.
+//! BlockAck window and retries are a [`TidTx`](crate::mac::tid_tx::TidTx), in either driver.
 //! Completed PPDUs charge the scheduler with their airtime and release AQL.
 //!
 //! Per packet the work is O(1) apart from the FQ limits' fattest-flow search and the
@@ -33,8 +33,8 @@ mod firmware;
 mod fq_mac;
 mod ledger;
 mod legacy_mac;
-mod lower;
 mod mac_layer;
+mod mac_tx;
 pub mod pfifo_fast;
 pub mod preset;
 mod qdisc;

@@ -8,7 +8,7 @@
 //! `ieee80211_select_queue`, to the 802.1D user priority derived from the DSCP
 //! (`cfg80211_classify8021d`) — the packet's TID.
 
-use crate::packet::SimPacket;
+use crate::net::packet::SimPacket;
 use airq::Tid;
 use std::collections::VecDeque;
 
@@ -69,7 +69,7 @@ impl PfifoFast {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::FlowIndex;
+    use crate::net::packet::FlowIndex;
     use airq::{Ecn, Instant};
 
     fn packet(id: u64, tid: u8) -> SimPacket {
@@ -84,7 +84,7 @@ mod tests {
             flow_hash: 0,
             ecn: Ecn::NotEct,
             created: Instant::ZERO,
-            payload: crate::packet::Payload::Udp,
+            payload: crate::net::packet::Payload::Udp,
             airtime_est_us: 0,
             enqueue_time: Instant::ZERO,
         }

@@ -11,8 +11,8 @@
 //! the flow's bytes are gone.
 
 use super::pfifo_fast::PfifoFast;
-use crate::packet::SimPacket;
-use crate::txpath::DropCause;
+use crate::mac::txpath::DropCause;
+use crate::net::packet::SimPacket;
 use airq::fq::{DropReason, FqParams, TinId};
 use airq::{Ac, Fq, Instant};
 

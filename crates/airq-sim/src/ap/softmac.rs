@@ -37,10 +37,10 @@
 //! round is one over all ACs, and each aggregate goes to the hardware queue of its own
 //! AC.
 
-use super::lower::Lower;
+use super::mac_tx::MacTx;
 use super::txq_key::TxqKey;
-use crate::frame::Ppdu;
-use crate::txpath::TxOutput;
+use crate::mac::frame::Ppdu;
+use crate::mac::txpath::TxOutput;
 use airq::{Ac, Duration, Instant};
 use std::collections::VecDeque;
 
@@ -53,7 +53,7 @@ pub(super) struct Softmac {
     depth: [u32; Ac::COUNT],
     /// Per AC: of which A-MPDUs (`axq_ampdu_depth`).
     ampdu_depth: [u32; Ac::COUNT],
-    /// Per AC: station-TIDs with frames waiting in their [`TidTx`](crate::tid_tx::TidTx).
+    /// Per AC: station-TIDs with frames waiting in their [`TidTx`](crate::mac::tid_tx::TidTx).
     retry_ready: [VecDeque<TxqKey>; Ac::COUNT],
     /// Per station-TID: on its AC's `retry_ready` list.
     in_retry_ready: Vec<bool>,
@@ -103,20 +103,20 @@ impl Softmac {
     }
 
     /// Makes a round (a fetch, a push) of every AC holding frames due at `now`.
-    pub(super) fn make_due(&mut self, lower: &Lower, now: Instant) {
+    pub(super) fn make_due(&mut self, mac_tx: &MacTx, now: Instant) {
         for ac in Ac::ALL {
-            if lower.holds_frames(ac) {
+            if mac_tx.holds_frames(ac) {
                 self.round_at[ac.index()] = Some(now);
             }
         }
     }
 
     /// Runs the rounds due at `now`.
-    pub(super) fn handle_timeout(&mut self, lower: &mut Lower, now: Instant, out: &mut TxOutput) {
+    pub(super) fn handle_timeout(&mut self, mac_tx: &mut MacTx, now: Instant, out: &mut TxOutput) {
         for ac in Ac::ALL {
             if self.round_at[ac.index()].is_some_and(|t| t <= now) {
                 self.round_at[ac.index()] = None;
-                self.fill(lower, ac, now, out);
+                self.fill(mac_tx, ac, now, out);
             }
         }
     }
@@ -167,9 +167,9 @@ impl Softmac {
     }
 
     /// Puts the station-TID on its AC's retry list if its
-    /// [`TidTx`](crate::tid_tx::TidTx) holds frames (AQL on).
-    pub(super) fn note_pending(&mut self, lower: &Lower, key: TxqKey) {
-        if self.aql && lower.tid_pending(key) > 0 && !self.in_retry_ready[key.index()] {
+    /// [`TidTx`](crate::mac::tid_tx::TidTx) holds frames (AQL on).
+    pub(super) fn note_pending(&mut self, mac_tx: &MacTx, key: TxqKey) {
+        if self.aql && mac_tx.tid_pending(key) > 0 && !self.in_retry_ready[key.index()] {
             self.in_retry_ready[key.index()] = true;
             self.retry_ready[key.ac().index()].push_back(key);
         }
@@ -207,27 +207,27 @@ impl Softmac {
     /// round, then (AQL on) retries that the gate would otherwise strand. If an AC's
     /// hardware queue is still empty while frames wait above it, another round follows
     /// one host latency later.
-    pub(super) fn fill(&mut self, lower: &mut Lower, ac: Ac, now: Instant, out: &mut TxOutput) {
+    pub(super) fn fill(&mut self, mac_tx: &mut MacTx, ac: Ac, now: Instant, out: &mut TxOutput) {
         let acs: &[Ac] = if self.any_ac { &Ac::ALL } else { &[ac] };
         if acs.iter().any(|&a| self.any_room(a)) {
-            self.round(lower, ac, now, out);
+            self.round(mac_tx, ac, now, out);
         }
         for &a in acs {
             if self.aql {
-                self.send_stranded_retries(lower, a);
+                self.send_stranded_retries(mac_tx, a);
             }
-            if self.depth[a.index()] == 0 && lower.holds_frames(a) {
+            if self.depth[a.index()] == 0 && mac_tx.holds_frames(a) {
                 self.defer_round(a, now);
             }
         }
     }
 
-    fn round(&mut self, lower: &mut Lower, ac: Ac, now: Instant, out: &mut TxOutput) {
-        if !lower.start_round(ac) {
+    fn round(&mut self, mac_tx: &mut MacTx, ac: Ac, now: Instant, out: &mut TxOutput) {
+        if !mac_tx.start_round(ac) {
             return;
         }
         loop {
-            let Lower { sched, gate, .. } = lower;
+            let MacTx { sched, gate, .. } = mac_tx;
             let txq = if self.any_ac {
                 sched.next_txq_any(gate, now)
             } else if self.any_room(ac) {
@@ -238,46 +238,46 @@ impl Softmac {
             let Some(txq) = txq else {
                 break;
             };
-            let key = lower.key_of(txq);
-            if !self.room(key.ac(), lower.aggregates(key)) {
+            let key = mac_tx.key_of(txq);
+            if !self.room(key.ac(), mac_tx.aggregates(key)) {
                 // `ath_tx_sched_aggr` returns `-EBUSY`: no room for this PPDU; the
                 // round goes on to the next TXQ.
-                self.return_txq(lower, key, now);
+                self.return_txq(mac_tx, key, now);
                 continue;
             }
-            if let Some(ppdu) = lower.build_from_mac(key, now, out) {
+            if let Some(ppdu) = mac_tx.build_from_mac(key, now, out) {
                 self.push(key, ppdu);
             }
-            self.note_pending(lower, key);
-            self.return_txq(lower, key, now);
+            self.note_pending(mac_tx, key);
+            self.return_txq(mac_tx, key, now);
         }
     }
 
     /// Hands the TXQ back, forced to stay scheduled while it holds retries.
-    fn return_txq(&self, lower: &mut Lower, key: TxqKey, now: Instant) {
-        let force = lower.tid_pending(key) > 0;
-        lower.return_txq(key, force, now);
+    fn return_txq(&self, mac_tx: &mut MacTx, key: TxqKey, now: Instant) {
+        let force = mac_tx.tid_pending(key) > 0;
+        mac_tx.return_txq(key, force, now);
     }
 
     /// A PPDU of its retries alone for each station-TID that has some and nothing in the
     /// hardware queue.
-    fn send_stranded_retries(&mut self, lower: &mut Lower, ac: Ac) {
+    fn send_stranded_retries(&mut self, mac_tx: &mut MacTx, ac: Ac) {
         let i = ac.index();
         for _ in 0..self.retry_ready[i].len() {
             let Some(&key) = self.retry_ready[i].front() else {
                 break;
             };
-            if !self.room(ac, lower.aggregates(key)) {
+            if !self.room(ac, mac_tx.aggregates(key)) {
                 break;
             }
             self.retry_ready[i].pop_front();
             self.in_retry_ready[key.index()] = false;
             if self.in_hw[key.index()] == 0 {
-                if let Some(ppdu) = lower.build_with(key, || None) {
+                if let Some(ppdu) = mac_tx.build_with(key, || None) {
                     self.push(key, ppdu);
                 }
             }
-            self.note_pending(lower, key);
+            self.note_pending(mac_tx, key);
         }
     }
 }

@@ -7,7 +7,7 @@
 //! frames from the moment they leave the MAC layer until their completion, so it
 //! includes the retry queues, the hardware or firmware queue and the PPDU on the air).
 
-use crate::txpath::DropCause;
+use crate::mac::txpath::DropCause;
 use airq::Ac;
 
 /// Drops by cause.

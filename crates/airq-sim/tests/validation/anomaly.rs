@@ -75,9 +75,9 @@ use crate::bianchi::bianchi_tau;
 use crate::saturated::uplink_throughputs;
 use airq::phy::{ack_duration, DsssDataRate, DsssPreamble, Rate};
 use airq::Duration;
-use airq_sim::edca::EdcaParams;
-use airq_sim::frame::MPDU_OVERHEAD_BYTES;
-use airq_sim::link::{BssConfig, StationLink};
+use airq_sim::mac::edca::EdcaParams;
+use airq_sim::mac::frame::MPDU_OVERHEAD_BYTES;
+use airq_sim::mac::link::{BssConfig, StationLink};
 
 const PACKET_BYTES: u32 = 1500;
 const CW_MIN: u16 = 31;

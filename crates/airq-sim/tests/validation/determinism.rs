@@ -2,10 +2,10 @@
 
 use airq::{Duration, Instant};
 use airq_sim::ap::ApConfig;
+use airq_sim::apps::traffic::{App, Direction, FlowSpec, Load};
+use airq_sim::bss::Simulation;
 use airq_sim::metrics::Metrics;
-use airq_sim::sim::Sim;
 use airq_sim::testbed::three_stations;
-use airq_sim::traffic::{App, Direction, FlowSpec, Load};
 
 fn run(seed: u64) -> Metrics {
     let mut flows: Vec<FlowSpec> = (0..3)
@@ -27,7 +27,7 @@ fn run(seed: u64) -> Metrics {
         link.mpdu_error = 0.1;
     }
     scenario.seed = seed;
-    let mut sim = Sim::new(scenario, &ApConfig::preset("fifo").unwrap()).unwrap();
+    let mut sim = Simulation::new(scenario, &ApConfig::preset("fifo").unwrap()).unwrap();
     sim.run_until(Instant::ZERO + Duration::from_secs(5));
     sim.metrics().clone()
 }

@@ -4,11 +4,11 @@
 
 use airq::{Duration, Instant};
 use airq_sim::ap::ApConfig;
+use airq_sim::apps::traffic::{App, Direction, FlowSpec, WebPage};
+use airq_sim::bss::Simulation;
 use airq_sim::metrics::Metrics;
-use airq_sim::sim::Sim;
-use airq_sim::tcp::TcpConfig;
 use airq_sim::testbed::three_stations;
-use airq_sim::traffic::{App, Direction, FlowSpec, WebPage};
+use airq_sim::transport::tcp::TcpConfig;
 
 fn run(preset: &str, loaded: bool, keep_alive: bool) -> Metrics {
     let page = WebPage {
@@ -23,7 +23,8 @@ fn run(preset: &str, loaded: bool, keep_alive: bool) -> Metrics {
     if loaded {
         flows.extend((0..3).map(|s| FlowSpec::tcp_bulk(s, Direction::Downlink)));
     }
-    let mut sim = Sim::new(three_stations(flows), &ApConfig::preset(preset).unwrap()).unwrap();
+    let mut sim =
+        Simulation::new(three_stations(flows), &ApConfig::preset(preset).unwrap()).unwrap();
     sim.run_until(Instant::ZERO + Duration::from_secs(20));
     sim.metrics().clone()
 }

@@ -7,11 +7,11 @@
 use airq::phy::ack_duration;
 use airq::{Ac, Duration, Instant};
 use airq_sim::ap::ApConfig;
-use airq_sim::frame::MPDU_OVERHEAD_BYTES;
+use airq_sim::apps::traffic::{Direction, FlowSpec};
+use airq_sim::bss::{BssScenario, SimError, Simulation};
+use airq_sim::mac::frame::MPDU_OVERHEAD_BYTES;
 use airq_sim::metrics::Metrics;
-use airq_sim::sim::{BssScenario, Sim, SimError};
 use airq_sim::testbed::three_stations;
-use airq_sim::traffic::{Direction, FlowSpec};
 
 fn run(preset: &str, loaded: bool) -> Metrics {
     let mut flows = vec![FlowSpec::ping(0, Duration::from_millis(100))];
@@ -22,7 +22,7 @@ fn run(preset: &str, loaded: bool) -> Metrics {
 }
 
 fn run_flows(preset: &str, scenario: BssScenario) -> Metrics {
-    let mut sim = Sim::new(scenario, &ApConfig::preset(preset).unwrap()).unwrap();
+    let mut sim = Simulation::new(scenario, &ApConfig::preset(preset).unwrap()).unwrap();
     sim.run_until(Instant::ZERO + Duration::from_secs(5));
     sim.metrics().clone()
 }
@@ -179,7 +179,7 @@ fn station_to_station_ping_is_deterministic() {
 #[test]
 fn a_ping_to_itself_or_to_no_station_is_refused() {
     let refused = |spec: FlowSpec| {
-        Sim::new(
+        Simulation::new(
             three_stations(vec![spec]),
             &ApConfig::preset("fifo").unwrap(),
         )

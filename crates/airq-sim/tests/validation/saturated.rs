@@ -3,9 +3,9 @@
 
 use airq::{Duration, Instant};
 use airq_sim::ap::ApConfig;
-use airq_sim::link::{BssConfig, StationLink};
-use airq_sim::sim::{BssScenario, Sim};
-use airq_sim::traffic::{App, Direction, FlowSpec, Load, UDP_IP_HEADER_BYTES};
+use airq_sim::apps::traffic::{App, Direction, FlowSpec, Load, UDP_IP_HEADER_BYTES};
+use airq_sim::bss::{BssScenario, Simulation};
+use airq_sim::mac::link::{BssConfig, StationLink};
 
 /// Per-station uplink throughput (bit/s of IP packets of `packet_bytes`).
 pub fn uplink_throughputs(
@@ -27,7 +27,7 @@ pub fn uplink_throughputs(
         })
         .collect();
     let scenario = BssScenario::new(bss, stations, flows);
-    let mut sim = Sim::new(scenario, &ApConfig::preset("fifo").unwrap()).unwrap();
+    let mut sim = Simulation::new(scenario, &ApConfig::preset("fifo").unwrap()).unwrap();
     sim.run_until(Instant::ZERO + Duration::from_secs(seconds));
     let m = sim.metrics();
     m.stations

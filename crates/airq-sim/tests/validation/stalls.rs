@@ -4,13 +4,13 @@
 use airq::airtime::SchedulingMode;
 use airq::{Duration, Instant};
 use airq_sim::ap::{ApConfig, DriverConfig, SchedulerConfig};
+use airq_sim::apps::traffic::{Direction, FlowSpec};
+use airq_sim::bss::{BssScenario, Simulation};
 use airq_sim::metrics::Metrics;
-use airq_sim::sim::{BssScenario, Sim};
 use airq_sim::testbed::three_stations;
-use airq_sim::traffic::{Direction, FlowSpec};
 
 fn run(scenario: BssScenario, config: &ApConfig, secs: u64) -> Metrics {
-    let mut sim = Sim::new(scenario, config).unwrap();
+    let mut sim = Simulation::new(scenario, config).unwrap();
     sim.run_until(Instant::ZERO + Duration::from_secs(secs));
     sim.metrics().clone()
 }

@@ -4,11 +4,11 @@
 
 use airq::{Duration, Instant};
 use airq_sim::ap::{ApConfig, DriverConfig};
-use airq_sim::distribution::Distribution;
+use airq_sim::apps::traffic::{Direction, FlowSpec};
+use airq_sim::bss::Simulation;
+use airq_sim::metrics::distribution::Distribution;
 use airq_sim::metrics::{jain, Metrics};
-use airq_sim::sim::Sim;
 use airq_sim::testbed::three_stations;
-use airq_sim::traffic::{Direction, FlowSpec};
 
 struct Run {
     metrics: Metrics,
@@ -39,7 +39,7 @@ fn run_config(config: ApConfig) -> Run {
         .map(|s| FlowSpec::tcp_bulk(s, Direction::Downlink))
         .collect();
     flows.extend((0..3).map(|s| FlowSpec::ping(s, Duration::from_millis(200))));
-    let mut sim = Sim::new(three_stations(flows), &config).unwrap();
+    let mut sim = Simulation::new(three_stations(flows), &config).unwrap();
     sim.run_until(Instant::ZERO + Duration::from_secs(30));
     let metrics = sim.metrics().clone();
     let ping_p50 = (3..6)

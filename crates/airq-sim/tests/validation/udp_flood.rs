@@ -4,10 +4,10 @@
 
 use airq::{Duration, Instant};
 use airq_sim::ap::ApConfig;
+use airq_sim::apps::traffic::{Direction, FlowSpec};
+use airq_sim::bss::Simulation;
 use airq_sim::metrics::{jain, Metrics, StationMetrics};
-use airq_sim::sim::Sim;
 use airq_sim::testbed::three_stations;
-use airq_sim::traffic::{Direction, FlowSpec};
 
 fn run(preset: &str, seed: u64) -> Metrics {
     let flows = (0..3)
@@ -15,7 +15,7 @@ fn run(preset: &str, seed: u64) -> Metrics {
         .collect();
     let mut scenario = three_stations(flows);
     scenario.seed = seed;
-    let mut sim = Sim::new(scenario, &ApConfig::preset(preset).unwrap()).unwrap();
+    let mut sim = Simulation::new(scenario, &ApConfig::preset(preset).unwrap()).unwrap();
     sim.run_until(Instant::ZERO + Duration::from_secs(20));
     sim.metrics().clone()
 }

@@ -4,11 +4,11 @@
 
 use airq::{Duration, Instant};
 use airq_sim::ap::ApConfig;
-use airq_sim::dscp::BE;
+use airq_sim::apps::traffic::{Direction, FlowSpec};
+use airq_sim::bss::Simulation;
 use airq_sim::metrics::VoipSummary;
-use airq_sim::sim::Sim;
+use airq_sim::net::dscp::BE;
 use airq_sim::testbed::three_stations;
-use airq_sim::traffic::{Direction, FlowSpec};
 
 /// The call's two legs (down, up) to the slow station, `ef` or best effort, with or
 /// without saturated downloads to every station.
@@ -24,7 +24,8 @@ fn call(preset: &str, ef: bool, loaded: bool) -> [VoipSummary; 2] {
     if loaded {
         flows.extend((0..3).map(|s| FlowSpec::saturated(s, Direction::Downlink)));
     }
-    let mut sim = Sim::new(three_stations(flows), &ApConfig::preset(preset).unwrap()).unwrap();
+    let mut sim =
+        Simulation::new(three_stations(flows), &ApConfig::preset(preset).unwrap()).unwrap();
     sim.run_until(Instant::ZERO + Duration::from_secs(5));
     let m = sim.metrics();
     [m.flows[0].voip.unwrap(), m.flows[1].voip.unwrap()]

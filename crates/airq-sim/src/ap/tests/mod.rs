@@ -5,10 +5,10 @@ use super::config::{
     fq_codel_defaults, ATH10K_MAX_PENDING_FRAMES, ATH9K_TXQ_MAX_PENDING, PFIFO_FAST_LIMIT_PACKETS,
 };
 use super::*;
-use crate::frame::Ppdu;
-use crate::link::{BssConfig, StationLink};
-use crate::packet::{FlowIndex, SimPacket};
-use crate::txpath::{DropCause, TxOutput, TxPath};
+use crate::mac::frame::Ppdu;
+use crate::mac::link::{BssConfig, StationLink};
+use crate::mac::txpath::{DropCause, TxOutput, TxPath};
+use crate::net::packet::{FlowIndex, SimPacket};
 use airq::aql::AqlParams;
 use airq::fq::FqParams;
 use airq::phy::{Band, ChannelWidth, GuardInterval, Rate};
@@ -75,7 +75,7 @@ impl Source {
             flow_hash: flow.wrapping_mul(0x9E37_79B9) ^ (u32::from(station) << 7),
             ecn: Ecn::NotEct,
             created: Instant::ZERO,
-            payload: crate::packet::Payload::Udp,
+            payload: crate::net::packet::Payload::Udp,
             airtime_est_us: 0,
             enqueue_time: Instant::ZERO,
         }
@@ -100,8 +100,8 @@ fn transmit(
         m.ok = !fails(i);
     }
     let station = match ppdu.dst {
-        crate::packet::NodeId::Sta(s) => s,
-        crate::packet::NodeId::Ap => panic!("AP sent to itself"),
+        crate::net::packet::NodeId::Sta(s) => s,
+        crate::net::packet::NodeId::Ap => panic!("AP sent to itself"),
     };
     let d = ppdu.duration;
     *now += d;

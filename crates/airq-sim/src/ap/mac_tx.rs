@@ -1,0 +1,353 @@
+//! The layers below the qdisc that every driver model shares: the MAC queues, the
+//! scheduler over station-TIDs, the AQL gate, each station-TID's BlockAck and retry state
+//! ([`TidTx`]) and the ledger. The driver models ([`super::softmac`],
+//! [`super::firmware`]) decide *when* to pull from the MAC layer and build PPDUs; this
+//! is *how*: dequeue one packet past the AQL gate and charge it, fill an aggregate,
+//! take back a finished PPDU.
+
+use super::aql_gate::AqlGate;
+use super::ledger::{Layer, Ledger};
+use super::mac_layer::MacLayer;
+use super::txq_key::TxqKey;
+use crate::mac::frame::Ppdu;
+use crate::mac::link::{BssConfig, StationLink};
+use crate::mac::tid_tx::{AggregateLimits, Completion, TidTx};
+use crate::mac::txpath::{DropCause, TxOutcome, TxOutput};
+use crate::net::packet::{NodeId, SimPacket};
+use airq::airtime::{AirtimeScheduler, SchedulingMode, TxqId};
+use airq::phy::Rate;
+use airq::{Ac, Duration, Instant, StationId};
+
+pub(super) struct MacTx {
+    pub(super) bss: BssConfig,
+    pub(super) links: Vec<StationLink>,
+    pub(super) mac: MacLayer,
+    pub(super) sched: AirtimeScheduler,
+    /// The scheduler's TXQ of each station-TID.
+    pub(super) txqs: Vec<TxqId>,
+    /// The station-TID of each TXQ, by [`TxqId::index`].
+    pub(super) txq_keys: Vec<TxqKey>,
+    pub(super) gate: AqlGate,
+    pub(super) ledger: Ledger,
+    /// Per station-TID.
+    pub(super) tid_tx: Vec<TidTx>,
+    /// Per station-TID: what bounds its PPDUs (links do not change during a run), with
+    /// the driver's own subframe cap.
+    limits: Vec<AggregateLimits>,
+    /// Reused for every completion.
+    completion: Completion,
+}
+
+/// What a completion freed, for the driver model.
+pub(super) struct Completed {
+    pub(super) key: TxqKey,
+    /// Frames completed (delivered or dropped), i.e. no longer held below the MAC.
+    pub(super) frames: u32,
+    /// The legacy MAC's queue for the AC was woken.
+    pub(super) woke: bool,
+    /// What became of the PPDU's MPDUs.
+    pub(super) outcome: TxOutcome,
+}
+
+impl MacTx {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn new(
+        bss: BssConfig,
+        links: Vec<StationLink>,
+        mac: MacLayer,
+        sched: AirtimeScheduler,
+        txqs: Vec<TxqId>,
+        txq_keys: Vec<TxqKey>,
+        gate: AqlGate,
+        max_subframes: Option<u16>,
+    ) -> MacTx {
+        let keys = txqs.len();
+        let stations = links.len();
+        let limits = TxqKey::all(stations)
+            .map(|k| {
+                let mut l = AggregateLimits::new(&bss, &links[usize::from(k.station())], k.tid());
+                if let Some(cap) = max_subframes {
+                    l.max_subframes = (l.ba_window / 2).max(1).min(cap);
+                }
+                l
+            })
+            .collect();
+        MacTx {
+            bss,
+            links,
+            mac,
+            sched,
+            txqs,
+            txq_keys,
+            gate,
+            ledger: Ledger::new(stations),
+            tid_tx: (0..keys).map(|_| TidTx::default()).collect(),
+            limits,
+            completion: Completion::default(),
+        }
+    }
+
+    /// Whether PPDUs to this station-TID are A-MPDUs.
+    pub(super) fn aggregates(&self, key: TxqKey) -> bool {
+        self.limits(key).ampdu
+    }
+
+    /// What one PPDU to this station-TID can carry at most: (frames, bytes).
+    pub(super) fn ppdu_capacity(&self, key: TxqKey) -> (u32, u32) {
+        let l = self.limits(key);
+        if l.ampdu {
+            (u32::from(l.max_subframes), l.max_psdu_bytes)
+        } else {
+            (1, u32::MAX)
+        }
+    }
+
+    fn limits(&self, key: TxqKey) -> &AggregateLimits {
+        &self.limits[key.index()]
+    }
+
+    /// Starts a scheduling round of `ac` (`ieee80211_txq_schedule_start`), or of every
+    /// AC in station-first mode; false if AQL's PHY gate refused it, and then no TXQ may
+    /// be served this round.
+    pub(super) fn start_round(&mut self, ac: Ac) -> bool {
+        if self.station_first() {
+            self.sched.schedule_start_any(&mut self.gate);
+        } else {
+            self.sched.schedule_start(ac, &mut self.gate);
+        }
+        self.sched.round_allowed(ac)
+    }
+
+    /// The scheduler hands out TXQs of any AC ([`SchedulingMode::StationFirst`]).
+    pub(super) fn station_first(&self) -> bool {
+        self.sched.params().mode == SchedulingMode::StationFirst
+    }
+
+    /// Whether frames of `ac` wait in the MAC layer or in a [`TidTx`] (retries).
+    pub(super) fn holds_frames(&self, ac: Ac) -> bool {
+        let b = &self.ledger.ac_backlog[ac.index()];
+        b.mac_packets > 0 || b.driver_frames > 0
+    }
+
+    /// Whether packets of `ac` wait in the MAC layer (above the driver).
+    pub(super) fn holds_mac_packets(&self, ac: Ac) -> bool {
+        self.ledger.ac_backlog[ac.index()].mac_packets > 0
+    }
+
+    pub(super) fn key_of(&self, txq: TxqId) -> TxqKey {
+        self.txq_keys[txq.index()]
+    }
+
+    /// Queues a packet (already out of the qdisc, or without one) in the MAC layer and
+    /// schedules its TXQ (mac80211 `schedule_and_wake_txq`).
+    pub(super) fn mac_enqueue(&mut self, packet: SimPacket, now: Instant, out: &mut TxOutput) {
+        let key = TxqKey::new(packet.station, packet.tid);
+        self.ledger.entered(Layer::Mac, &packet);
+        let MacTx { mac, ledger, .. } = self;
+        mac.enqueue(key, packet, now, |p, c| ledger.drop(Layer::Mac, p, c, out));
+        let r = self.sched.return_txq(self.txqs[key.index()], true, now);
+        debug_assert!(r.is_ok(), "{r:?}");
+    }
+
+    /// Hands a TXQ back to the scheduler after serving it; it stays scheduled if the MAC
+    /// layer still holds packets for it, or if `force`.
+    pub(super) fn return_txq(&mut self, key: TxqKey, force: bool, now: Instant) {
+        let has_queue = force || self.mac.has_queue(key);
+        let r = self
+            .sched
+            .return_txq(self.txqs[key.index()], has_queue, now);
+        debug_assert!(r.is_ok(), "{r:?}");
+    }
+
+    /// Takes one packet of the station-TID from the MAC layer into the driver, if the AQL
+    /// gate allows, charging its expected airtime.
+    pub(super) fn pull(
+        &mut self,
+        key: TxqKey,
+        now: Instant,
+        out: &mut TxOutput,
+    ) -> Option<SimPacket> {
+        let rate = self.links[usize::from(key.station())].rate;
+        let MacTx {
+            mac, gate, ledger, ..
+        } = self;
+        pull_from_mac(mac, gate, ledger, out, key, &rate, now)
+    }
+
+    /// Builds the station-TID's next PPDU: retries first, then packets pulled from the
+    /// MAC layer through the AQL gate (ath9k's `ath_tx_form_aggr` from `retry_q`, then
+    /// `buf_q` / `ieee80211_tx_dequeue`).
+    pub(super) fn build_from_mac(
+        &mut self,
+        key: TxqKey,
+        now: Instant,
+        out: &mut TxOutput,
+    ) -> Option<Ppdu> {
+        let s = key.station();
+        let MacTx {
+            bss,
+            links,
+            mac,
+            gate,
+            ledger,
+            tid_tx,
+            limits,
+            ..
+        } = self;
+        let link = &links[usize::from(s)];
+        let rate = link.rate;
+        tid_tx[key.index()].build_ppdu(
+            (NodeId::Ap, NodeId::Sta(s), key.tid()),
+            bss,
+            link,
+            &limits[key.index()],
+            || pull_from_mac(mac, gate, ledger, out, key, &rate, now),
+        )
+    }
+
+    /// Builds the station-TID's next PPDU from frames the caller already holds below the
+    /// MAC (the firmware's queue).
+    pub(super) fn build_with(
+        &mut self,
+        key: TxqKey,
+        pull: impl FnMut() -> Option<SimPacket>,
+    ) -> Option<Ppdu> {
+        let s = key.station();
+        let link = &self.links[usize::from(s)];
+        self.tid_tx[key.index()].build_ppdu(
+            (NodeId::Ap, NodeId::Sta(s), key.tid()),
+            &self.bss,
+            link,
+            &self.limits[key.index()],
+            pull,
+        )
+    }
+
+    /// Frames of the station-TID held in its [`TidTx`] (retries, held-over MPDUs).
+    pub(super) fn tid_pending(&self, key: TxqKey) -> usize {
+        self.tid_tx[key.index()].pending_len()
+    }
+
+    /// Takes back a finished PPDU: charges its airtime to the station, delivers and drops
+    /// (at the retry limit) its MPDUs, releases their AQL airtime and, for the legacy
+    /// MAC, their `pending_frames`. `None` if the PPDU is not one of ours (its packets are
+    /// then handed back as dropped, untouched by the ledger).
+    pub(super) fn complete(
+        &mut self,
+        ppdu: Ppdu,
+        airtime: Duration,
+        now: Instant,
+        out: &mut TxOutput,
+    ) -> Option<Completed> {
+        let station = match ppdu.dst {
+            NodeId::Sta(s) if usize::from(s) < self.links.len() && ppdu.src == NodeId::Ap => s,
+            _ => {
+                let dropped = ppdu.mpdus.into_iter().map(|m| m.packet);
+                out.dropped
+                    .extend(dropped.map(|p| (p, DropCause::RetryLimit)));
+                return None;
+            }
+        };
+        let key = TxqKey::new(station, ppdu.tid);
+        let ac = key.ac();
+        let airtime_us = round_to_micros(airtime);
+        let r = self.sched.register_airtime(
+            StationId(u32::from(station)),
+            key.tid(),
+            airtime_us,
+            0,
+            now,
+        );
+        debug_assert!(r.is_ok(), "{r:?}");
+        let stats = &mut self.ledger.stations[usize::from(station)];
+        stats.ppdus += 1;
+        stats.mpdu_transmissions += ppdu.mpdus.len() as u64;
+        stats.tx_airtime_us += u64::from(airtime_us);
+
+        let MacTx {
+            bss,
+            mac,
+            gate,
+            ledger,
+            tid_tx,
+            completion,
+            ..
+        } = self;
+        tid_tx[key.index()].complete(ppdu, bss.retry_limit, completion);
+        let outcome = completion.outcome();
+        ledger.stations[usize::from(station)].retries += u64::from(completion.retried);
+        completion.retried = 0;
+        let (mut released_us, mut frames, mut woke) = (0u32, 0u32, false);
+        // Each acknowledged or dropped frame leaves the driver: the airtime it was charged.
+        let mut release = |p: &SimPacket| {
+            let us = p.airtime_est_us;
+            released_us = released_us.saturating_add(us);
+            frames += 1;
+            woke |= mac.frame_done(ac);
+            us
+        };
+        let tid_tx = &mut tid_tx[key.index()];
+        for (seq, p) in completion.delivered.drain(..) {
+            ledger.deliver(release(&p), &p);
+            tid_tx.receive(seq, p);
+        }
+        for (seq, p) in completion.dropped.drain(..) {
+            let us = release(&p);
+            tid_tx.give_up(seq);
+            ledger.drop(Layer::Driver(us), p, DropCause::RetryLimit, out);
+        }
+        tid_tx.release(&mut out.delivered);
+        gate.complete(station, ac, released_us, now, mac.has_queue(key));
+        Some(Completed {
+            key,
+            frames,
+            woke,
+            outcome,
+        })
+    }
+
+    /// Charges RX airtime of a PPDU received from `station` on `tid`.
+    pub(super) fn register_rx_airtime(
+        &mut self,
+        station: u16,
+        tid: airq::Tid,
+        airtime: Duration,
+        now: Instant,
+    ) {
+        let us = round_to_micros(airtime);
+        self.ledger.stations[usize::from(station)].rx_airtime_us += u64::from(us);
+        let r = self
+            .sched
+            .register_airtime(StationId(u32::from(station)), tid, 0, us, now);
+        debug_assert!(r.is_ok(), "{r:?}");
+    }
+}
+
+/// One packet from the MAC layer to the driver: the AQL gate, the dequeue (CoDel's drops
+/// to `out`), the AQL charge and the ledger.
+fn pull_from_mac(
+    mac: &mut MacLayer,
+    gate: &mut AqlGate,
+    ledger: &mut Ledger,
+    out: &mut TxOutput,
+    key: TxqKey,
+    rate: &Rate,
+    now: Instant,
+) -> Option<SimPacket> {
+    let (station, ac) = (key.station(), key.ac());
+    if !gate.may_dequeue(station, ac, now) {
+        return None;
+    }
+    let mut packet = mac.dequeue(key, now, |p, c| ledger.drop(Layer::Mac, p, c, out))?;
+    ledger.left(Layer::Mac, &packet);
+    let us = gate.estimate_us(rate, packet.len_bytes, ac);
+    packet.airtime_est_us = us;
+    gate.charge(station, ac, us);
+    ledger.entered(Layer::Driver(us), &packet);
+    Some(packet)
+}
+
+/// Airtime in whole microseconds, rounded to nearest, saturating at `u32::MAX`.
+fn round_to_micros(d: Duration) -> u32 {
+    u32::try_from(d.as_nanos().saturating_add(500) / 1000).unwrap_or(u32::MAX)
+}

@@ -1,0 +1,221 @@
+//! The radio side of the loop: which nodes contend, the medium's accesses, and what an
+//! exchange carries and costs.
+
+use super::{Event, OnAir, Simulation};
+use crate::ap::ApTx;
+use crate::mac::frame::Ppdu;
+use crate::mac::medium::{Access, EdcafId};
+use crate::mac::txpath::TxPath;
+use crate::metrics::StationMetrics;
+use crate::net::packet::NodeId;
+use crate::station::StationTx;
+use airq::phy::{ack_duration, block_ack_duration, control_frame_duration, mac_frame};
+use airq::{Ac, Duration};
+
+impl Simulation {
+    pub(super) fn tx_path(&mut self, node: NodeId) -> &mut dyn TxPath {
+        tx_path(&mut self.ap, &mut self.stations, node)
+    }
+
+    /// Activates or deactivates `node`'s data EDCAFs by whether it has frames.
+    pub(super) fn update_access(&mut self, node: NodeId) {
+        for ac in Ac::ALL {
+            let has = self.tx_path(node).has_frames(ac);
+            let id = EdcafId::new(node, Access::Data(ac));
+            if has {
+                self.medium.activate(id, self.now);
+            } else {
+                self.medium.deactivate(id);
+            }
+        }
+    }
+
+    /// (Re)schedules the medium's next access after a change.
+    pub(super) fn schedule_contention(&mut self) {
+        let next = self.medium.next_access().map(|t| t.max(self.now));
+        if next != self.contend_at {
+            self.contend_gen += 1;
+            self.contend_at = next;
+            if let Some(t) = next {
+                self.events.schedule(t, Event::Contend(self.contend_gen));
+            }
+        }
+    }
+
+    pub(super) fn start_exchange(&mut self) {
+        let now = self.now;
+        let mut winners = std::mem::take(&mut self.winners);
+        let mut internal = std::mem::take(&mut self.internal);
+        self.medium.start(now, &mut winners, &mut internal);
+        for &id in &winners {
+            match id.access() {
+                Access::Beacon => {
+                    self.medium.deactivate(id);
+                    let bss = &self.scenario.bss;
+                    let airtime = bss.beacon_rate.ppdu_duration(bss.beacon_bytes, bss.band);
+                    self.on_air.push(OnAir {
+                        edcaf: id,
+                        ppdu: None,
+                        airtime,
+                    });
+                }
+                Access::Data(ac) => {
+                    let node = id.node();
+                    let ppdu = tx_path(&mut self.ap, &mut self.stations, node).next_ppdu(
+                        ac,
+                        now,
+                        &mut self.out,
+                    );
+                    self.drain_out();
+                    match ppdu {
+                        Some(ppdu) => {
+                            let airtime = self.exchange_airtime(&ppdu);
+                            self.on_air.push(OnAir {
+                                edcaf: id,
+                                ppdu: Some(ppdu),
+                                airtime,
+                            });
+                        }
+                        None => self.medium.deactivate(id),
+                    }
+                }
+            }
+        }
+        for &id in &internal {
+            self.update_access(id.node());
+        }
+        self.winners = winners;
+        self.internal = internal;
+        if self.on_air.is_empty() {
+            self.medium.end(now, false);
+            return;
+        }
+        self.collision = self.on_air.len() > 1;
+        let bss = &self.scenario.bss;
+        let rts_cts = bss.rts_cts;
+        let control_rate = bss.control_rate;
+        let band = bss.band;
+        let busy = if self.collision {
+            // Everyone transmits what it started with: its RTS, or the whole PPDU.
+            let rts = control_frame_duration(&control_rate, mac_frame::RTS_BYTES, band);
+            self.on_air
+                .iter_mut()
+                .map(|a| {
+                    let on_air = match &a.ppdu {
+                        Some(_) if rts_cts => rts,
+                        Some(p) => p.duration,
+                        None => a.airtime,
+                    };
+                    a.airtime = on_air;
+                    on_air
+                })
+                .max()
+                .expect("someone transmits")
+        } else {
+            self.on_air[0].airtime
+        };
+        self.events.schedule(now + busy, Event::ExchangeEnd);
+    }
+
+    /// Airtime of the exchange carrying `ppdu` alone on the medium: [RTS, SIFS, CTS,
+    /// SIFS,] PPDU, SIFS, Ack or BlockAck (10.3.2.8, 10.24.7).
+    fn exchange_airtime(&self, ppdu: &Ppdu) -> Duration {
+        let bss = &self.scenario.bss;
+        let sifs = bss.timing.sifs_time;
+        let response = if ppdu.aggregate {
+            block_ack_duration(&bss.control_rate, bss.band)
+        } else {
+            ack_duration(&bss.control_rate, bss.band)
+        };
+        let mut airtime = ppdu.duration + sifs + response;
+        if bss.rts_cts {
+            airtime = airtime
+                + control_frame_duration(&bss.control_rate, mac_frame::RTS_BYTES, bss.band)
+                + control_frame_duration(&bss.control_rate, mac_frame::CTS_BYTES, bss.band)
+                + sifs * 2;
+        }
+        airtime
+    }
+
+    pub(super) fn end_exchange(&mut self) {
+        let now = self.now;
+        let collision = self.collision;
+        let mut on_air = std::mem::take(&mut self.on_air);
+        let span = on_air.iter().map(|a| a.airtime).max().unwrap_or_default();
+        let channel = &mut self.metrics.channel;
+        channel.exchanges += 1;
+        if collision {
+            channel.collisions += 1;
+            channel.collision += span;
+        } else {
+            channel.busy += span;
+        }
+        for a in on_air.drain(..) {
+            let Some(mut ppdu) = a.ppdu else {
+                self.metrics.channel.beacon += a.airtime;
+                continue;
+            };
+            let station = match (ppdu.src, ppdu.dst) {
+                (NodeId::Sta(s), _) | (_, NodeId::Sta(s)) => s,
+                (NodeId::Ap, NodeId::Ap) => unreachable!("the AP does not send to itself"),
+            };
+            let uplink = ppdu.src != NodeId::Ap;
+            let error = self.scenario.stations[station as usize].mpdu_error;
+            let mut received = 0;
+            for mpdu in &mut ppdu.mpdus {
+                mpdu.ok = !collision && !self.error_rngs[station as usize].chance(error);
+                received += usize::from(mpdu.ok);
+            }
+            let m = &mut self.metrics.stations[station as usize];
+            let failures = (ppdu.mpdus.len() - received) as u64;
+            let mpdus = ppdu.mpdus.len();
+            if uplink {
+                m.airtime_up += a.airtime;
+                m.mpdu_failures_up += failures;
+                StationMetrics::count_ppdu(&mut m.ampdu_mpdus_up, mpdus);
+            } else {
+                m.airtime_down += a.airtime;
+                m.mpdu_failures_down += failures;
+                StationMetrics::count_ppdu(&mut m.ampdu_mpdus_down, mpdus);
+            }
+            if collision {
+                m.collisions += 1;
+            }
+            let node = ppdu.src;
+            let tid = ppdu.tid;
+            let outcome = tx_path(&mut self.ap, &mut self.stations, node).tx_done(
+                ppdu,
+                a.airtime,
+                now,
+                &mut self.out,
+            );
+            debug_assert_eq!(outcome.acked as usize, received, "the MAC's report");
+            if outcome.resets_cw() {
+                self.medium.succeeded(a.edcaf);
+            } else {
+                self.medium.failed(a.edcaf);
+            }
+            self.drain_out();
+            if uplink {
+                let result = self.ap.register_rx_airtime(station, tid, a.airtime, now);
+                debug_assert!(result.is_ok(), "stations are the AP's");
+            }
+            self.refill(node);
+            self.update_access(node);
+        }
+        self.on_air = on_air;
+        self.medium.end(now, collision);
+    }
+}
+
+/// The transmit path of `node`.
+fn tx_path<'a>(
+    ap: &'a mut ApTx,
+    stations: &'a mut [StationTx],
+    node: NodeId,
+) -> &'a mut dyn TxPath {
+    match node {
+        NodeId::Ap => ap,
+        NodeId::Sta(s) => &mut stations[s as usize],
+    }
+}

@@ -1,0 +1,590 @@
+//! The simulator: one event loop over the BSS — traffic sources, the wired link to the
+//! server, the AP's transmit path, the stations' FIFOs, and the medium their EDCA
+//! functions contend for. Integer nanoseconds throughout; one root seed.
+
+use crate::ap::{ApConfig, ApConfigError, ApTx};
+use hosts::FlowState;
+use http::HttpState;
+use tcp_flows::Side;
+
+mod air;
+mod hosts;
+mod http;
+mod tcp_flows;
+use crate::apps::traffic::{App, Direction, FlowSpec, Load};
+use crate::apps::voip_stats::VoipStats;
+use crate::engine::event::EventQueue;
+use crate::engine::rng::{RngRoot, RngStream};
+use crate::mac::edca::EdcaAcParams;
+use crate::mac::frame::Ppdu;
+use crate::mac::link::{BssConfig, StationLink};
+use crate::mac::medium::{Access, EdcafId, Medium};
+use crate::mac::txpath::TxOutput;
+use crate::metrics::{
+    FlowMetrics, Metrics, QueueDepth, Sample, Stall, StationMetrics, TcpCounters, VoipSummary,
+};
+use crate::net::dscp::tid_for_dscp;
+use crate::net::packet::NodeId;
+pub use crate::net::wired::WiredLink;
+use crate::net::wired::{WireDirection, TOWARDS_SERVER};
+use crate::station::{StationTx, STATION_QUEUE_PACKETS};
+use crate::transport::tcp::{Outgoing, Segment, TcpConfigError};
+use airq::phy::ack_duration;
+use airq::{Duration, Instant};
+
+/// The default stall threshold: 100 ms of an idle medium while the AP holds frames no
+/// policy holds back. Far above any legitimate gap (the longest PPDU is 5.5 ms, the
+/// host latency tens of µs), short enough to flag a stall in any run.
+pub const DEFAULT_STALL_AFTER: Duration = Duration::from_millis(100);
+
+/// Everything about a BSS the simulator needs, apart from the AP's queueing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BssScenario {
+    pub bss: BssConfig,
+    pub stations: Vec<StationLink>,
+    pub flows: Vec<FlowSpec>,
+    pub wired: WiredLink,
+    /// Packets a station's own queues hold.
+    pub station_queue_packets: usize,
+    /// Step of the time series (flent's default 200 ms); `None` takes no samples.
+    pub sample_step: Option<Duration>,
+    /// Step of the AP queue-depth samples behind the depth histograms (finer than the
+    /// time series: a firmware queue drains in milliseconds); `None` takes none.
+    pub queue_sample_step: Option<Duration>,
+    /// How long the medium may stay idle while the AP holds frames that no policy holds
+    /// back before the run records a [`Stall`]; `None` checks
+    /// nothing.
+    pub stall_after: Option<Duration>,
+    pub seed: u64,
+}
+
+impl BssScenario {
+    pub fn new(bss: BssConfig, stations: Vec<StationLink>, flows: Vec<FlowSpec>) -> Self {
+        BssScenario {
+            bss,
+            stations,
+            flows,
+            wired: WiredLink::default(),
+            station_queue_packets: STATION_QUEUE_PACKETS,
+            sample_step: Some(Duration::from_millis(200)),
+            queue_sample_step: Some(Duration::from_millis(10)),
+            stall_after: Some(DEFAULT_STALL_AFTER),
+            seed: 1,
+        }
+    }
+}
+
+#[derive(Debug)]
+enum Event {
+    /// The medium's next access, valid if the generation is current.
+    Contend(u64),
+    ExchangeEnd,
+    /// Target beacon transmission time.
+    Beacon,
+    /// Next packet of a periodic flow (CBR, ping).
+    Periodic(u32),
+    /// A flow starts.
+    Start(u32),
+    /// The packet at the head of the wired link's direction `0` (towards the AP) or
+    /// `1` (towards the server) arrives.
+    WireArrival(usize),
+    /// The timer of one end of a TCP connection.
+    TcpTimer {
+        flow: u32,
+        conn: u32,
+        side: Side,
+    },
+    /// Take a time-series sample.
+    Sample,
+    /// Take a queue-depth sample.
+    QueueSample,
+    /// The AP asked to be woken ([`ApTx::poll_at`]), valid if the generation is current.
+    ApWake(u64),
+    /// The medium has been idle since this instant for the stall threshold: check the
+    /// AP's backlog.
+    StallCheck(Instant),
+}
+
+/// What is on the air during an exchange.
+struct OnAir {
+    edcaf: EdcafId,
+    /// `None` for a beacon.
+    ppdu: Option<Ppdu>,
+    /// The exchange's airtime for this transmitter.
+    airtime: Duration,
+}
+
+/// A scenario the simulator cannot run.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SimError {
+    Ap(ApConfigError),
+    /// A flow names a station the BSS does not have.
+    UnknownStation {
+        flow: usize,
+        station: u16,
+        stations: usize,
+    },
+    /// A CBR flow with a zero rate, or a ping with a zero interval.
+    ZeroRate {
+        flow: usize,
+    },
+    /// A station-to-station ping names a peer the BSS does not have.
+    UnknownPeer {
+        flow: usize,
+        peer: u16,
+        stations: usize,
+    },
+    /// A station-to-station ping names its own station as the peer.
+    PeerIsItself {
+        flow: usize,
+        station: u16,
+    },
+    /// A station-to-station ping that is not [`Direction::Uplink`]: its station sends
+    /// the requests.
+    PeerPingNotUplink {
+        flow: usize,
+    },
+    /// A TCP flow's configuration is out of range.
+    Tcp {
+        flow: usize,
+        error: TcpConfigError,
+    },
+    /// A web page without objects, with an empty object or without connections.
+    BadPage {
+        flow: usize,
+    },
+}
+
+impl std::fmt::Display for SimError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SimError::Ap(e) => write!(f, "AP configuration: {e}"),
+            SimError::UnknownStation {
+                flow,
+                station,
+                stations,
+            } => write!(
+                f,
+                "flow {flow} is for station {station}, but the BSS has {stations} stations"
+            ),
+            SimError::ZeroRate { flow } => write!(
+                f,
+                "flow {flow}: a CBR rate or a ping interval must be above 0"
+            ),
+            SimError::UnknownPeer {
+                flow,
+                peer,
+                stations,
+            } => write!(
+                f,
+                "flow {flow} pings station {peer}, but the BSS has {stations} stations"
+            ),
+            SimError::PeerIsItself { flow, station } => write!(
+                f,
+                "flow {flow}: station {station} cannot ping itself; the peer of a \
+                 station-to-station ping is another station"
+            ),
+            SimError::PeerPingNotUplink { flow } => write!(
+                f,
+                "flow {flow}: a station-to-station ping goes uplink (its station sends the \
+                 requests)"
+            ),
+            SimError::Tcp { flow, error } => write!(f, "flow {flow}: TCP: {error}"),
+            SimError::BadPage { flow } => write!(
+                f,
+                "flow {flow}: a web page needs objects of at least 1 byte and at least 1 \
+                 connection"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SimError {}
+
+/// A simulation of one BSS.
+pub struct Simulation {
+    now: Instant,
+    /// A lane per wired direction (their arrivals are most of the events).
+    events: EventQueue<Event, 2>,
+    scenario: BssScenario,
+    ap: ApTx,
+    stations: Vec<StationTx>,
+    medium: Medium,
+    error_rngs: Vec<RngStream>,
+    flows: Vec<FlowState>,
+    /// Saturated flows by sending node.
+    saturated_by_node: Vec<Vec<u32>>,
+    /// Per node, the flow its next top-up starts with.
+    refill_cursor: Vec<usize>,
+    on_air: Vec<OnAir>,
+    collision: bool,
+    contend_gen: u64,
+    contend_at: Option<Instant>,
+    ap_wake_gen: u64,
+    ap_wake_at: Option<Instant>,
+    /// Since when no exchange is on the air and no EDCA function contends.
+    idle_since: Option<Instant>,
+    /// The wired link: towards the AP, towards the server.
+    wire: [WireDirection; 2],
+    next_packet_id: u64,
+    /// Seed of the 5-tuple hashes, as Linux draws one at boot.
+    hash_perturbation: u32,
+    out: TxOutput,
+    /// Scratch buffer of TCP segments an endpoint sends.
+    tcp_out: Vec<Outgoing>,
+    /// Boxes of TCP segments that have arrived, for the next segments sent (a run sends
+    /// millions; this spares the allocator). The boxes themselves are what is kept.
+    #[allow(clippy::vec_box)]
+    spare_segments: Vec<Box<Segment>>,
+    winners: Vec<EdcafId>,
+    internal: Vec<EdcafId>,
+    metrics: Metrics,
+}
+
+impl Simulation {
+    /// A simulation of `scenario` with an AP configured as `ap`.
+    pub fn new(scenario: BssScenario, ap: &ApConfig) -> Result<Simulation, SimError> {
+        let stations_count = scenario.stations.len();
+        for (flow, spec) in scenario.flows.iter().enumerate() {
+            if usize::from(spec.station) >= stations_count {
+                return Err(SimError::UnknownStation {
+                    flow,
+                    station: spec.station,
+                    stations: stations_count,
+                });
+            }
+            let periodic = matches!(
+                spec.app,
+                App::Ping { .. }
+                    | App::Udp {
+                        load: Load::Cbr { .. },
+                        ..
+                    }
+            );
+            if periodic && spec.interval().is_none() {
+                return Err(SimError::ZeroRate { flow });
+            }
+            if let Some(peer) = spec.peer() {
+                if usize::from(peer) >= stations_count {
+                    return Err(SimError::UnknownPeer {
+                        flow,
+                        peer,
+                        stations: stations_count,
+                    });
+                }
+                if peer == spec.station {
+                    return Err(SimError::PeerIsItself {
+                        flow,
+                        station: peer,
+                    });
+                }
+                if spec.direction != Direction::Uplink {
+                    return Err(SimError::PeerPingNotUplink { flow });
+                }
+            }
+            if let App::Tcp { config } | App::Http { config, .. } = &spec.app {
+                config
+                    .validate()
+                    .map_err(|error| SimError::Tcp { flow, error })?;
+            }
+            if let App::Http { page, .. } = &spec.app {
+                if page.objects.is_empty() || page.objects.contains(&0) || page.connections == 0 {
+                    return Err(SimError::BadPage { flow });
+                }
+            }
+        }
+        let ap = ApTx::new(ap, &scenario.bss, &scenario.stations).map_err(SimError::Ap)?;
+        let root = RngRoot::new(scenario.seed);
+        let n = scenario.stations.len();
+        let bss = &scenario.bss;
+        let stations = scenario
+            .stations
+            .iter()
+            .enumerate()
+            .map(|(i, link)| StationTx::new(i as u16, bss, link, scenario.station_queue_packets))
+            .collect();
+        let lowest_ack = ack_duration(&bss.beacon_rate, bss.band);
+        let edca = bss.edca;
+        let medium = Medium::new(
+            bss.timing,
+            bss.timing.eifs(lowest_ack),
+            n + 1,
+            |_, access| match access {
+                Access::Data(ac) => *edca.get(ac),
+                // Beacons go out at PIFS with no backoff (the beacon queue of ath9k:
+                // AIFS 1, CW 0).
+                Access::Beacon => EdcaAcParams {
+                    aifsn: 1,
+                    cw_min: 0,
+                    cw_max: 0,
+                    txop_limit: Duration::ZERO,
+                },
+            },
+            (0..=n as u64).map(|i| root.stream("backoff", i)).collect(),
+        );
+        let error_rngs = (0..n as u64).map(|i| root.stream("errors", i)).collect();
+        let hash_perturbation = root.stream("flow-hash", 0).next_u64() as u32;
+        let flows: Vec<FlowState> = scenario
+            .flows
+            .iter()
+            .map(|spec| FlowState {
+                spec: spec.clone(),
+                tid: tid_for_dscp(spec.dscp),
+                queued: 0,
+                next_seq: 0,
+                voip: match spec.app {
+                    App::Voip { config } => Some(VoipStats::new(config)),
+                    _ => None,
+                },
+                conns: Vec::new(),
+                http: HttpState::new(&spec.app),
+                hashes: Vec::new(),
+            })
+            .collect();
+        let mut saturated_by_node = vec![Vec::new(); n + 1];
+        let mut events = EventQueue::default();
+        for (i, f) in flows.iter().enumerate() {
+            if f.spec.saturated_backlog().is_some() {
+                saturated_by_node[f.sender().index()].push(i as u32);
+            }
+            events.schedule(f.spec.start, Event::Start(i as u32));
+        }
+        if bss.beacon_interval.is_some() {
+            events.schedule(Instant::ZERO, Event::Beacon);
+        }
+        if let Some(step) = scenario.sample_step {
+            events.schedule(Instant::ZERO + step, Event::Sample);
+        }
+        if let Some(step) = scenario.queue_sample_step {
+            events.schedule(Instant::ZERO + step, Event::QueueSample);
+        }
+        let metrics = Metrics {
+            stations: vec![StationMetrics::default(); n],
+            flows: flows
+                .iter()
+                .map(|f| FlowMetrics {
+                    station: f.spec.station,
+                    ..FlowMetrics::default()
+                })
+                .collect(),
+            ..Metrics::default()
+        };
+        Ok(Simulation {
+            now: Instant::ZERO,
+            events,
+            scenario,
+            ap,
+            stations,
+            medium,
+            error_rngs,
+            flows,
+            refill_cursor: vec![0; saturated_by_node.len()],
+            saturated_by_node,
+            on_air: Vec::new(),
+            collision: false,
+            contend_gen: 0,
+            contend_at: None,
+            ap_wake_gen: 0,
+            ap_wake_at: None,
+            idle_since: None,
+            wire: Default::default(),
+            next_packet_id: 0,
+            hash_perturbation,
+            out: TxOutput::default(),
+            tcp_out: Vec::new(),
+            spare_segments: Vec::new(),
+            winners: Vec::new(),
+            internal: Vec::new(),
+            metrics,
+        })
+    }
+
+    pub fn now(&self) -> Instant {
+        self.now
+    }
+
+    pub fn ap(&self) -> &ApTx {
+        &self.ap
+    }
+
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    pub fn scenario(&self) -> &BssScenario {
+        &self.scenario
+    }
+
+    /// Runs every event up to and including `until`.
+    pub fn run_until(&mut self, until: Instant) {
+        while self.step(until) {}
+        self.now = self.now.max(until);
+        self.metrics.duration = self.now - Instant::ZERO;
+        for (f, m) in self.flows.iter().zip(&mut self.metrics.flows) {
+            if let Some(stats) = &f.voip {
+                m.voip = VoipSummary::of(stats);
+            }
+            if matches!(f.spec.app, App::Tcp { .. } | App::Http { .. }) {
+                let mut counters = TcpCounters {
+                    connections: f.conns.len() as u64,
+                    ..TcpCounters::default()
+                };
+                for c in &f.conns {
+                    for end in &c.ends {
+                        counters.add(end.stats());
+                    }
+                }
+                m.tcp = Some(counters);
+            }
+        }
+    }
+
+    /// Runs the next event if it is due by `until`; false when there is none.
+    pub fn step(&mut self, until: Instant) -> bool {
+        match self.events.peek_time() {
+            Some(t) if t <= until => {}
+            _ => return false,
+        }
+        let (at, event) = self.events.pop().expect("peeked");
+        self.now = at;
+        self.metrics.events += 1;
+        self.handle(event);
+        self.schedule_ap_wake();
+        self.schedule_contention();
+        self.watch_idle();
+        true
+    }
+
+    /// (Re)schedules the AP's wake-up after a change.
+    fn schedule_ap_wake(&mut self) {
+        let next = self.ap.poll_at(self.now).map(|t| t.max(self.now));
+        if next != self.ap_wake_at {
+            self.ap_wake_gen += 1;
+            self.ap_wake_at = next;
+            if let Some(t) = next {
+                self.events.schedule(t, Event::ApWake(self.ap_wake_gen));
+            }
+        }
+    }
+
+    /// Notes when the medium goes idle, and arms the stall check.
+    fn watch_idle(&mut self) {
+        let idle = self.on_air.is_empty() && self.contend_at.is_none();
+        match (idle, self.idle_since) {
+            (true, None) => {
+                self.idle_since = Some(self.now);
+                if let Some(after) = self.scenario.stall_after {
+                    self.events
+                        .schedule(self.now + after, Event::StallCheck(self.now));
+                }
+            }
+            (false, Some(_)) => self.idle_since = None,
+            _ => {}
+        }
+    }
+
+    /// The medium has been idle since `since`: every station the AP holds frames for is
+    /// stalled, unless its airtime group is held to its limit.
+    fn check_stall(&mut self, since: Instant) {
+        if self.idle_since != Some(since) {
+            return;
+        }
+        for station in 0..self.ap.station_count() as u16 {
+            let held = self.ap.station_backlog(station).map_or(0, |b| b.packets());
+            if held > 0 && !self.ap.limit_holds_back(station, self.now) {
+                self.metrics.stalls.push(Stall {
+                    station,
+                    idle_since: since - Instant::ZERO,
+                    detected_at: self.now - Instant::ZERO,
+                });
+            }
+        }
+    }
+
+    fn handle(&mut self, event: Event) {
+        match event {
+            Event::Contend(gen) if gen == self.contend_gen => {
+                self.contend_at = None;
+                self.start_exchange();
+            }
+            Event::Contend(_) => {}
+            Event::ExchangeEnd => self.end_exchange(),
+            Event::ApWake(gen) if gen == self.ap_wake_gen => {
+                self.ap_wake_at = None;
+                self.ap.handle_timeout(self.now, &mut self.out);
+                self.drain_out();
+                self.refill(NodeId::Ap);
+                self.update_access(NodeId::Ap);
+            }
+            Event::ApWake(_) => {}
+            Event::StallCheck(since) => self.check_stall(since),
+            Event::Beacon => {
+                let interval = self.scenario.bss.beacon_interval.expect("beacons on");
+                self.events.schedule(self.now + interval, Event::Beacon);
+                self.medium
+                    .activate(EdcafId::new(NodeId::Ap, Access::Beacon), self.now);
+            }
+            Event::Periodic(f) => match self.flows[f as usize].spec.app {
+                App::Http { .. } => self.http_start_page(f),
+                _ => self.periodic(f),
+            },
+            Event::Start(f) => match self.flows[f as usize].spec.app {
+                App::Tcp { .. } => {
+                    self.tcp_open(f);
+                }
+                App::Http { .. } => self.http_start_page(f),
+                _ if self.flows[f as usize].spec.saturated_backlog().is_some() => {
+                    let node = self.flows[f as usize].sender();
+                    self.refill(node);
+                    self.update_access(node);
+                }
+                _ => self.periodic(f),
+            },
+            Event::TcpTimer { flow, conn, side } => self.tcp_timer(flow, conn, side),
+            Event::WireArrival(dir) => {
+                let (packet, next) = self.wire[dir].arrive();
+                if let Some(t) = next {
+                    self.events
+                        .schedule_in_lane(dir, t, Event::WireArrival(dir));
+                }
+                if dir == TOWARDS_SERVER {
+                    self.receive(packet);
+                    return;
+                }
+                self.transmit_from(NodeId::Ap, packet);
+            }
+            Event::QueueSample => {
+                let step = self.scenario.queue_sample_step.expect("sampling on");
+                self.events.schedule(self.now + step, Event::QueueSample);
+                let depth = self.ap_depth();
+                self.metrics.ap_queue.push(depth);
+            }
+            Event::Sample => {
+                let step = self.scenario.sample_step.expect("sampling on");
+                self.events.schedule(self.now + step, Event::Sample);
+                let ap = self.ap_depth();
+                let m = &mut self.metrics;
+                m.series.push(Sample {
+                    at: self.now - Instant::ZERO,
+                    rx_bytes: m
+                        .stations
+                        .iter()
+                        .map(|s| s.rx_bytes_down + s.rx_bytes_up)
+                        .collect(),
+                    airtime: m.stations.iter().map(StationMetrics::airtime).collect(),
+                    flow_rx_bytes: m.flows.iter().map(|f| f.rx_bytes).collect(),
+                    ap,
+                });
+            }
+        }
+    }
+
+    fn ap_depth(&self) -> QueueDepth {
+        let total = self.ap.backlog().total();
+        QueueDepth {
+            queued_packets: total.qdisc_packets + total.mac_packets,
+            driver_frames: total.driver_frames,
+            driver_airtime: Duration::from_micros(total.driver_airtime_us),
+        }
+    }
+}

@@ -1,0 +1,180 @@
+//! What goes over the air: MPDUs (a packet with its MAC sequence number and retry count)
+//! and the PPDU that carries one MPDU or an A-MPDU (IEEE 802.11-2020 9.7 A-MPDU format,
+//! 10.12 A-MPDU operation).
+
+use crate::net::packet::{NodeId, SimPacket};
+use airq::phy::{mac_frame, Band, Rate};
+use airq::{Ac, Duration, Tid};
+
+/// MAC overhead of a QoS Data MPDU carrying an IP packet: QoS Data header (26 bytes),
+/// LLC/SNAP (8) and FCS (4) (9.3.2.1; mac_frame).
+pub const MPDU_OVERHEAD_BYTES: u32 = mac_frame::QOS_DATA_IP_OVERHEAD_BYTES;
+
+/// One MPDU of a PPDU.
+#[derive(Clone, Debug)]
+pub struct Mpdu {
+    pub packet: SimPacket,
+    /// Sequence number (modulo 4096 on the air; kept unwrapped here).
+    pub seq: u64,
+    /// Transmissions so far that failed.
+    pub retries: u8,
+    /// Set by the channel: received without error.
+    pub ok: bool,
+}
+
+impl Mpdu {
+    pub fn new(packet: SimPacket, seq: u64) -> Mpdu {
+        Mpdu {
+            packet,
+            seq,
+            retries: 0,
+            ok: false,
+        }
+    }
+
+    /// Length of the MPDU on the air.
+    pub fn mpdu_bytes(&self) -> u32 {
+        self.packet.len_bytes + MPDU_OVERHEAD_BYTES
+    }
+}
+
+/// A PPDU: one MPDU with a normal Ack, or an A-MPDU answered by a BlockAck.
+#[derive(Debug)]
+pub struct Ppdu {
+    pub src: NodeId,
+    pub dst: NodeId,
+    pub tid: Tid,
+    /// The EDCA access category that won the medium for it.
+    pub ac: Ac,
+    pub rate: Rate,
+    pub band: Band,
+    /// An A-MPDU (BlockAck response) rather than a single MPDU (Ack response).
+    pub aggregate: bool,
+    pub mpdus: Vec<Mpdu>,
+    /// TXTIME of the PPDU.
+    pub duration: Duration,
+}
+
+impl Ppdu {
+    /// Builds a PPDU of `mpdus`, computing its TXTIME. An A-MPDU if the rate allows
+    /// aggregation and `aggregate` is asked for (even of one MPDU, as Linux sends them).
+    pub fn new(
+        src: NodeId,
+        dst: NodeId,
+        tid: Tid,
+        rate: Rate,
+        band: Band,
+        aggregate: bool,
+        mpdus: Vec<Mpdu>,
+    ) -> Ppdu {
+        let aggregate = aggregate && rate.supports_ampdu();
+        let duration = ppdu_duration(&rate, band, aggregate, mpdus.iter().map(Mpdu::mpdu_bytes));
+        Ppdu {
+            src,
+            dst,
+            tid,
+            ac: tid.ac(),
+            rate,
+            band,
+            aggregate,
+            mpdus,
+            duration,
+        }
+    }
+}
+
+/// TXTIME of a PPDU carrying MPDUs of the given lengths.
+pub fn ppdu_duration(
+    rate: &Rate,
+    band: Band,
+    aggregate: bool,
+    mpdu_bytes: impl Iterator<Item = u32>,
+) -> Duration {
+    let mut psdu = PsduLength::new(aggregate);
+    for bytes in mpdu_bytes {
+        psdu.push(bytes);
+    }
+    psdu.duration(rate, band)
+}
+
+/// The PSDU length of a PPDU being filled MPDU by MPDU, so that an aggregate can be
+/// checked against its limits as it grows. A-MPDU framing per 9.7.1: each subframe is a
+/// 4-byte delimiter and the MPDU, padded to 4 bytes unless it is the last; VHT and HE
+/// pad the last one too (APEP_LENGTH is in 4-byte units).
+#[derive(Clone, Copy, Debug)]
+pub struct PsduLength {
+    aggregate: bool,
+    /// Bytes so far, the last subframe unpadded.
+    bytes: u32,
+    /// Padding owed by the last subframe if another follows it.
+    pad: u32,
+    count: u32,
+}
+
+impl PsduLength {
+    pub fn new(aggregate: bool) -> PsduLength {
+        PsduLength {
+            aggregate,
+            bytes: 0,
+            pad: 0,
+            count: 0,
+        }
+    }
+
+    /// The length with one more MPDU of `mpdu_bytes`, without adding it.
+    pub fn with(&self, mpdu_bytes: u32) -> PsduLength {
+        let mut next = *self;
+        next.push(mpdu_bytes);
+        next
+    }
+
+    pub fn push(&mut self, mpdu_bytes: u32) {
+        debug_assert!(
+            self.aggregate || self.count == 0,
+            "one MPDU without aggregation"
+        );
+        if self.aggregate {
+            let subframe = airq::phy::MPDU_DELIMITER_BYTES + mpdu_bytes;
+            self.bytes += self.pad + subframe;
+            self.pad = subframe.next_multiple_of(4) - subframe;
+        } else {
+            self.bytes += mpdu_bytes;
+        }
+        self.count += 1;
+    }
+
+    pub fn count(&self) -> u32 {
+        self.count
+    }
+
+    /// The PSDU length (HT) or APEP_LENGTH (VHT, HE) that sets TXTIME.
+    pub fn bytes(&self, rate: &Rate) -> u32 {
+        if self.aggregate && matches!(rate, Rate::Vht(_) | Rate::He(_)) {
+            self.bytes + self.pad
+        } else {
+            self.bytes
+        }
+    }
+
+    pub fn duration(&self, rate: &Rate, band: Band) -> Duration {
+        rate.ppdu_duration(self.bytes(rate), band)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use airq::phy::{ampdu_ppdu_duration, ChannelWidth, GuardInterval};
+
+    #[test]
+    fn psdu_length_matches_the_library_framing() {
+        let ht = Rate::ht(7, ChannelWidth::Mhz20, GuardInterval::Long).unwrap();
+        let vht = Rate::vht(9, 1, ChannelWidth::Mhz80, GuardInterval::Short).unwrap();
+        let lens = [1538u32, 95, 1538, 66, 1001];
+        for rate in [ht, vht] {
+            let ours = ppdu_duration(&rate, Band::Ghz5, true, lens.iter().copied());
+            let theirs = ampdu_ppdu_duration(&rate, &lens, Band::Ghz5).unwrap();
+            assert_eq!(ours, theirs, "{rate:?}");
+        }
+    }
+}

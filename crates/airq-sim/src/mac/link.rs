@@ -1,0 +1,115 @@
+//! The radio configuration of the BSS and of each station's link: band, timing, the
+//! basic rate of control responses, EDCA parameters, aggregation limits, retry limit, and
+//! per station its fixed PHY rate and MPDU error probability (the seeds' testbeds fix the
+//! rate; rate control is not modelled).
+
+use crate::mac::edca::{EdcaParams, TxopColumn};
+use airq::phy::{Band, DsssDataRate, DsssPreamble, MacTiming, OfdmRate, PhyKind, Rate};
+use airq::Duration;
+
+/// BSS-wide radio parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BssConfig {
+    pub band: Band,
+    pub timing: MacTiming,
+    /// Rate of Ack, BlockAck, RTS and CTS frames (a basic rate, 10.6.6.5).
+    pub control_rate: Rate,
+    /// Rate of beacons: the lowest basic rate.
+    pub beacon_rate: Rate,
+    /// Beacon interval (100 TU = 102.4 ms); `None` sends no beacons.
+    pub beacon_interval: Option<Duration>,
+    /// Beacon frame length in bytes (MAC header, fixed fields, SSID, rates, HT/VHT IEs).
+    pub beacon_bytes: u32,
+    pub edca: EdcaParams,
+    /// Transmissions of an MPDU before it is dropped (first try included).
+    pub retry_limit: u8,
+    /// Cap on the airtime of one aggregate (ath9k: 4 ms, `ATH_AMPDU_LIMIT_MAX`).
+    pub max_aggregate_airtime: Duration,
+    /// RTS/CTS before every data PPDU (10.3.2.8).
+    pub rts_cts: bool,
+}
+
+impl BssConfig {
+    /// An OFDM-based BSS (HT, VHT, HE or 11a/g) in `band`, short slot, 6 Mbit/s (5 GHz)
+    /// or 1 Mbit/s (2.4 GHz) beacons and 6/24 Mbit/s control responses, default EDCA.
+    pub fn ofdm(band: Band) -> BssConfig {
+        let ofdm6 = Rate::ofdm(OfdmRate::Mbps6);
+        let ofdm24 = Rate::ofdm(OfdmRate::Mbps24);
+        let beacon_rate = match band {
+            Band::Ghz2_4 => Rate::dsss(DsssDataRate::Mbps1, DsssPreamble::Long)
+                .expect("1 Mbit/s long preamble is valid"),
+            Band::Ghz5 | Band::Ghz6 => ofdm6,
+        };
+        BssConfig {
+            band,
+            timing: MacTiming::for_band(band, true),
+            control_rate: ofdm24,
+            beacon_rate,
+            beacon_interval: Some(Duration::from_micros(102_400)),
+            beacon_bytes: 300,
+            edca: EdcaParams::standard(15, TxopColumn::Ofdm),
+            retry_limit: 10,
+            max_aggregate_airtime: Duration::from_micros(4000),
+            rts_cts: false,
+        }
+    }
+
+    /// An 802.11b BSS: DSSS timing (20 µs slot, 10 µs SIFS), 1 Mbit/s long-preamble
+    /// control frames and beacons, aCWmin 31.
+    pub fn dsss() -> BssConfig {
+        let one = Rate::dsss(DsssDataRate::Mbps1, DsssPreamble::Long)
+            .expect("1 Mbit/s long preamble is valid");
+        BssConfig {
+            band: Band::Ghz2_4,
+            timing: MacTiming::DSSS,
+            control_rate: one,
+            beacon_rate: one,
+            beacon_interval: Some(Duration::from_micros(102_400)),
+            beacon_bytes: 300,
+            edca: EdcaParams::standard(31, TxopColumn::Dsss),
+            retry_limit: 7,
+            max_aggregate_airtime: Duration::from_micros(4000),
+            rts_cts: false,
+        }
+    }
+}
+
+/// One station's link to the AP (the same in both directions).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StationLink {
+    pub rate: Rate,
+    /// Probability that one MPDU is received in error.
+    pub mpdu_error: f64,
+    /// Aggregate at all (HT and later rates only).
+    pub ampdu: bool,
+    /// BlockAck window in MPDUs (64; 256 for HE).
+    pub ba_window: u16,
+    /// Maximum A-MPDU length the receiver accepts (HT 65 535; VHT 1 048 575;
+    /// HE 6 500 631 bytes, 9.4.2.56.3, 9.4.2.157.2, 9.4.2.248.3).
+    pub max_ampdu_bytes: u32,
+}
+
+impl StationLink {
+    /// A link at `rate` with the standard's largest BlockAck window and A-MPDU length
+    /// for its PHY, and no errors.
+    pub fn new(rate: Rate) -> StationLink {
+        let (ba_window, max_ampdu_bytes) = match rate.phy_kind() {
+            PhyKind::He => (256, 6_500_631),
+            PhyKind::Vht => (64, 1_048_575),
+            _ => (64, 65_535),
+        };
+        StationLink {
+            ampdu: rate.supports_ampdu(),
+            rate,
+            mpdu_error: 0.0,
+            ba_window,
+            max_ampdu_bytes,
+        }
+    }
+
+    /// aPPDUMaxTime of the PHY: 5.484 ms for HT and VHT (HT-mixed L-SIG limit, 19.4.3),
+    /// 5.484 ms for HE (27.4.3); legacy PPDUs are bounded by their length alone.
+    pub fn max_ppdu_duration(&self) -> Duration {
+        Duration::from_micros(5484)
+    }
+}

@@ -1,0 +1,323 @@
+//! The transmit state of one receiver-TID below the queues, shared by the AP's drivers
+//! and the stations: sequence numbers, the BlockAck window (10.24.7: an originator may
+//! not send an MPDU whose sequence number is a window or more past the oldest one not
+//! yet acknowledged), and the retry queue of MPDUs that failed and go first in the next
+//! PPDU (ath9k's `tid->retry_q`). Aggregates are filled here up to the limits of
+//! [`AggregateLimits`].
+
+use crate::mac::frame::{Mpdu, Ppdu, PsduLength};
+use crate::mac::link::{BssConfig, StationLink};
+use crate::mac::txpath::TxOutcome;
+use crate::net::packet::{NodeId, SimPacket};
+use airq::{Duration, Tid};
+use std::collections::VecDeque;
+
+/// What bounds one PPDU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AggregateLimits {
+    /// Aggregate at all.
+    pub ampdu: bool,
+    /// The BlockAck window: no MPDU a window or more past the oldest unacknowledged one.
+    pub ba_window: u16,
+    /// MPDUs per A-MPDU: the window, or less where a driver caps it.
+    pub max_subframes: u16,
+    pub max_ampdu_bytes: u32,
+    /// The least of aPPDUMaxTime, the aggregate airtime cap and a non-zero TXOP limit.
+    pub max_duration: Duration,
+    /// The longest A-MPDU (PSDU bytes, padding included) within both `max_ampdu_bytes`
+    /// and `max_duration` at the link's rate: TXTIME only grows with the length, so the
+    /// duration bound is a length bound, found once here rather than per MPDU.
+    pub max_psdu_bytes: u32,
+}
+
+impl AggregateLimits {
+    /// Limits of a PPDU on `link` for `tid` in `bss`.
+    pub fn new(bss: &BssConfig, link: &StationLink, tid: Tid) -> AggregateLimits {
+        let mut max_duration = link.max_ppdu_duration().min(bss.max_aggregate_airtime);
+        let txop = bss.edca.get(tid.ac()).txop_limit;
+        if txop > Duration::ZERO {
+            max_duration = max_duration.min(txop);
+        }
+        let fits = |bytes: u32| link.rate.ppdu_duration(bytes, bss.band) <= max_duration;
+        AggregateLimits {
+            ampdu: link.ampdu && link.rate.supports_ampdu(),
+            ba_window: link.ba_window,
+            max_subframes: link.ba_window,
+            max_ampdu_bytes: link.max_ampdu_bytes,
+            max_duration,
+            max_psdu_bytes: longest_within(link.max_ampdu_bytes, fits),
+        }
+    }
+}
+
+/// The largest `n ≤ max` with `fits(n)` (0 if none), for a `fits` that holds up to some
+/// length and not beyond.
+fn longest_within(max: u32, fits: impl Fn(u32) -> bool) -> u32 {
+    if fits(max) {
+        return max;
+    }
+    let (mut lo, mut hi) = (0u32, max); // fits(hi) is false; the answer is below hi
+    if !fits(lo) {
+        return 0;
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+/// What became of the MPDUs of a finished PPDU, with their sequence numbers.
+#[derive(Debug, Default)]
+pub struct Completion {
+    /// Acknowledged: the caller accounts them, then hands them to the recipient's
+    /// reordering buffer ([`TidTx::receive`]).
+    pub delivered: Vec<(u64, SimPacket)>,
+    /// Dropped at the retry limit (the caller tells the buffer, [`TidTx::give_up`]).
+    pub dropped: Vec<(u64, SimPacket)>,
+    /// MPDUs that failed and wait for another try (the caller resets it).
+    pub retried: u32,
+}
+
+impl Completion {
+    /// The MAC's report of the completed PPDU.
+    pub fn outcome(&self) -> TxOutcome {
+        TxOutcome {
+            acked: self.delivered.len() as u32,
+            retried: self.retried,
+            dropped: self.dropped.len() as u32,
+        }
+    }
+}
+
+/// Transmit state of one receiver-TID.
+#[derive(Debug, Default)]
+pub struct TidTx {
+    next_seq: u64,
+    /// MPDUs already numbered, not yet acknowledged nor in flight: retries (in sequence
+    /// order) and MPDUs taken from the queue that did not fit the last PPDU.
+    pending: VecDeque<Mpdu>,
+    /// Sequence numbers in flight (sent, outcome not known yet), oldest first.
+    in_flight: VecDeque<u64>,
+    /// The recipient's reordering buffer (10.25.6.6, receive reordering buffer control)
+    /// from sequence number `release_next` (WinStartB) on: MPDUs received after a gap
+    /// are held until every earlier one has been received or given up, so that MSDUs
+    /// reach the recipient's upper layer in order.
+    reorder: VecDeque<RxSlot>,
+    release_next: u64,
+    /// The MPDU list of the last completed PPDU, emptied, reused by the next one.
+    spare: Vec<Mpdu>,
+}
+
+/// One sequence number in the recipient's reordering buffer.
+#[derive(Debug)]
+enum RxSlot {
+    Awaited,
+    Received(SimPacket),
+    GivenUp,
+}
+
+impl TidTx {
+    /// Frames waiting here (retries, held-over MPDUs).
+    pub fn pending_len(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// Whether anything is waiting here that the BlockAck window lets go now.
+    pub fn has_sendable(&self, window: u16) -> bool {
+        self.pending
+            .front()
+            .is_some_and(|m| m.seq < self.window_start() + u64::from(window))
+    }
+
+    /// The oldest sequence number not yet acknowledged or dropped.
+    fn window_start(&self) -> u64 {
+        let pending = self.pending.front().map(|m| m.seq);
+        let flying = self.in_flight.front().copied();
+        match (pending, flying) {
+            (Some(a), Some(b)) => a.min(b),
+            (Some(a), None) | (None, Some(a)) => a,
+            (None, None) => self.next_seq,
+        }
+    }
+
+    /// Fills a PPDU from `src` to `dst`: retries and held-over MPDUs first, then packets
+    /// from `pull` while the limits and the BlockAck window allow. A pulled packet that
+    /// does not fit is kept for the next PPDU. `None` if nothing could be sent.
+    pub fn build_ppdu(
+        &mut self,
+        (src, dst, tid): (NodeId, NodeId, Tid),
+        bss: &BssConfig,
+        link: &StationLink,
+        limits: &AggregateLimits,
+        mut pull: impl FnMut() -> Option<SimPacket>,
+    ) -> Option<Ppdu> {
+        let rate = link.rate;
+        let window = if limits.ampdu { limits.ba_window } else { 1 };
+        let start = self.window_start();
+        let mut psdu = PsduLength::new(limits.ampdu);
+        let mut mpdus = std::mem::take(&mut self.spare);
+        let fits = |psdu: &PsduLength, mpdu: &Mpdu| {
+            if psdu.count() == 0 {
+                return true; // one MPDU always goes, whatever its length
+            }
+            if !limits.ampdu || psdu.count() >= u32::from(limits.max_subframes) {
+                return false;
+            }
+            psdu.with(mpdu.mpdu_bytes()).bytes(&rate) <= limits.max_psdu_bytes
+        };
+        loop {
+            let mpdu = match self.pending.front() {
+                Some(m) if m.seq < start + u64::from(window) => {
+                    if !fits(&psdu, m) {
+                        break;
+                    }
+                    self.pending.pop_front().expect("front exists")
+                }
+                Some(_) => break,
+                None => {
+                    if self.next_seq >= start + u64::from(window) {
+                        break;
+                    }
+                    let Some(packet) = pull() else { break };
+                    let mpdu = Mpdu::new(packet, self.next_seq);
+                    self.next_seq += 1;
+                    if !fits(&psdu, &mpdu) {
+                        self.pending.push_back(mpdu);
+                        break;
+                    }
+                    mpdu
+                }
+            };
+            psdu.push(mpdu.mpdu_bytes());
+            self.in_flight.push_back(mpdu.seq);
+            mpdus.push(mpdu);
+        }
+        if mpdus.is_empty() {
+            self.spare = mpdus;
+            return None;
+        }
+        Some(Ppdu::new(
+            src,
+            dst,
+            tid,
+            rate,
+            bss.band,
+            limits.ampdu,
+            mpdus,
+        ))
+    }
+
+    /// Takes back a finished PPDU of this TID: received MPDUs are acknowledged, failed
+    /// ones count a retry and wait for the next PPDU, or are dropped at `retry_limit`.
+    pub fn complete(&mut self, ppdu: Ppdu, retry_limit: u8, out: &mut Completion) {
+        let mut failed = Vec::new();
+        let mut mpdus = ppdu.mpdus;
+        for mut mpdu in mpdus.drain(..) {
+            if self.in_flight.front() == Some(&mpdu.seq) {
+                self.in_flight.pop_front(); // the usual case: completions come in order
+            } else if let Some(i) = self.in_flight.iter().position(|&s| s == mpdu.seq) {
+                self.in_flight.remove(i);
+            }
+            if mpdu.ok {
+                out.delivered.push((mpdu.seq, mpdu.packet));
+                continue;
+            }
+            mpdu.retries += 1;
+            if mpdu.retries >= retry_limit {
+                out.dropped.push((mpdu.seq, mpdu.packet));
+            } else {
+                out.retried += 1;
+                failed.push(mpdu);
+            }
+        }
+        self.spare = mpdus;
+        // Retries go first, in sequence order, ahead of anything held over.
+        for mpdu in failed {
+            let at = self
+                .pending
+                .iter()
+                .position(|m| m.seq > mpdu.seq)
+                .unwrap_or(self.pending.len());
+            self.pending.insert(at, mpdu);
+        }
+    }
+
+    /// The recipient received MPDU `seq`.
+    pub fn receive(&mut self, seq: u64, packet: SimPacket) {
+        self.hold(seq, RxSlot::Received(packet));
+    }
+
+    /// The originator gave MPDU `seq` up: the recipient stops waiting for it (in the
+    /// standard a BlockAckReq moves its window, 10.25.6.6; its airtime is not modelled).
+    pub fn give_up(&mut self, seq: u64) {
+        self.hold(seq, RxSlot::GivenUp);
+    }
+
+    /// Hands the recipient's upper layer every MPDU now in order.
+    pub fn release(&mut self, out: &mut Vec<SimPacket>) {
+        while !matches!(self.reorder.front(), None | Some(RxSlot::Awaited)) {
+            if let Some(RxSlot::Received(packet)) = self.reorder.pop_front() {
+                out.push(packet);
+            }
+            self.release_next += 1;
+        }
+    }
+
+    /// MPDUs held in the recipient's reordering buffer behind a gap.
+    pub fn held_by_recipient(&self) -> usize {
+        self.reorder
+            .iter()
+            .filter(|s| matches!(s, RxSlot::Received(_)))
+            .count()
+    }
+
+    /// Puts sequence number `seq`'s outcome into the reordering buffer.
+    fn hold(&mut self, seq: u64, slot: RxSlot) {
+        let at = (seq - self.release_next) as usize;
+        if at == self.reorder.len() {
+            self.reorder.push_back(slot); // the usual case: in order
+            return;
+        }
+        if self.reorder.len() < at {
+            self.reorder.resize_with(at, || RxSlot::Awaited);
+            self.reorder.push_back(slot);
+        } else {
+            self.reorder[at] = slot;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testbed::ht20;
+    use airq::phy::{Band, ChannelWidth, GuardInterval, Rate};
+
+    /// The length bound is exactly where the duration bound and the byte bound meet.
+    #[test]
+    fn the_length_bound_is_the_duration_bound() {
+        let bss = BssConfig::ofdm(Band::Ghz5);
+        let vht = Rate::vht(9, 2, ChannelWidth::Mhz80, GuardInterval::Short).unwrap();
+        for link in [ht20(0), ht20(7), ht20(15), StationLink::new(vht)] {
+            let l = AggregateLimits::new(&bss, &link, Tid::new(0).unwrap());
+            let within = |b: u32| {
+                b <= l.max_ampdu_bytes && link.rate.ppdu_duration(b, bss.band) <= l.max_duration
+            };
+            assert!(within(l.max_psdu_bytes), "{link:?}");
+            assert!(!within(l.max_psdu_bytes + 1), "{link:?}");
+        }
+    }
+
+    #[test]
+    fn longest_within_finds_the_edge() {
+        assert_eq!(longest_within(100, |n| n <= 37), 37);
+        assert_eq!(longest_within(100, |_| true), 100);
+        assert_eq!(longest_within(100, |_| false), 0);
+        assert_eq!(longest_within(0, |_| true), 0);
+    }
+}

@@ -1,0 +1,105 @@
+//! The packets the simulator moves: an IP packet with the fields the queues look at
+//! (length, flow hash, ECN, TID), where it came from and where it goes (between the
+//! server and a station, or between two stations through the AP), and when it was made,
+//! so that delay can be measured end to end.
+
+use crate::transport::tcp::Segment;
+use airq::{Ecn, Instant, Packet, Tid};
+
+/// A node of the BSS: the AP or a station (index from 0). The wired server is not a
+/// node of the radio: it is reached through the AP.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum NodeId {
+    Ap,
+    Sta(u16),
+}
+
+impl NodeId {
+    /// Index into a table of nodes: the AP first, then the stations.
+    pub fn index(self) -> usize {
+        match self {
+            NodeId::Ap => 0,
+            NodeId::Sta(i) => 1 + i as usize,
+        }
+    }
+}
+
+/// A traffic flow of the scenario (index into its table of flows).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FlowIndex(pub u32);
+
+/// What a packet carries, for the application at its destination.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Payload {
+    /// A UDP datagram.
+    Udp,
+    /// An ICMP echo request or reply; `sent` is the request's send time, which `ping`
+    /// carries in the echo data.
+    Echo {
+        seq: u32,
+        reply: bool,
+        sent: Instant,
+    },
+    /// An RTP packet of a VoIP call leg.
+    Voip { seq: u64 },
+    /// A segment of TCP connection `conn` of the flow.
+    Tcp { conn: u32, segment: Box<Segment> },
+}
+
+/// One IP packet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SimPacket {
+    /// Unique over the run, in creation order.
+    pub id: u64,
+    pub flow: FlowIndex,
+    /// The station at the wireless end of the packet (source of an uplink packet,
+    /// destination of a downlink one).
+    pub station: u16,
+    /// Uplink (station → AP → server) or downlink.
+    pub uplink: bool,
+    /// On the uplink hop of a packet between two stations: the station the AP relays it
+    /// to. The AP then sends it down to that station (which becomes `station`) instead
+    /// of on to the server.
+    pub relay_to: Option<u16>,
+    /// IP packet length.
+    pub len_bytes: u32,
+    pub tid: Tid,
+    /// Hash of the 5-tuple, for the flow queues.
+    pub flow_hash: u32,
+    pub ecn: Ecn,
+    /// When the application made it.
+    pub created: Instant,
+    pub payload: Payload,
+    /// Set by whichever queue holds it.
+    pub enqueue_time: Instant,
+    /// The expected airtime the AP charged it when its driver took it from the MAC
+    /// layer, µs, released again at its completion (mac80211 keeps it in the skb's
+    /// control block, `ieee80211_info_set_tx_time_est`); 0 elsewhere.
+    pub airtime_est_us: u32,
+}
+
+impl Packet for SimPacket {
+    fn len_bytes(&self) -> u32 {
+        self.len_bytes
+    }
+
+    fn flow_hash(&self) -> u32 {
+        self.flow_hash
+    }
+
+    fn enqueue_time(&self) -> Instant {
+        self.enqueue_time
+    }
+
+    fn set_enqueue_time(&mut self, now: Instant) {
+        self.enqueue_time = now;
+    }
+
+    fn ecn_capable(&self) -> bool {
+        self.ecn.is_capable()
+    }
+
+    fn set_ce(&mut self) {
+        self.ecn = Ecn::Ce;
+    }
+}

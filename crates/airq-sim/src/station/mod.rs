@@ -1,0 +1,123 @@
+//! A station's transmit path: an unmodified client, so one FIFO per AC (pfifo_fast-like,
+//! 1000 packets shared, tail drop) feeding its radio, which aggregates per TID towards
+//! the AP with the same BlockAck window and retry rules as the AP.
+
+use crate::mac::frame::Ppdu;
+use crate::mac::link::{BssConfig, StationLink};
+use crate::mac::tid_tx::{AggregateLimits, Completion, TidTx};
+use crate::mac::txpath::{DropCause, TxOutcome, TxOutput, TxPath};
+use crate::net::packet::{NodeId, SimPacket};
+use airq::{Ac, Duration, Instant, Tid};
+use std::collections::VecDeque;
+
+/// Packets a station's queues hold (`txqueuelen` 1000 of pfifo_fast).
+pub const STATION_QUEUE_PACKETS: usize = 1000;
+
+pub struct StationTx {
+    id: NodeId,
+    bss: BssConfig,
+    link: StationLink,
+    limit_packets: usize,
+    fifo: [VecDeque<SimPacket>; Ac::COUNT],
+    queued: usize,
+    tids: [TidTx; Tid::COUNT],
+    limits: [AggregateLimits; Tid::COUNT],
+    completion: Completion,
+}
+
+impl StationTx {
+    pub fn new(index: u16, bss: &BssConfig, link: &StationLink, limit_packets: usize) -> Self {
+        StationTx {
+            id: NodeId::Sta(index),
+            bss: bss.clone(),
+            link: link.clone(),
+            limit_packets,
+            fifo: Default::default(),
+            queued: 0,
+            tids: Default::default(),
+            limits: core::array::from_fn(|t| {
+                AggregateLimits::new(bss, link, Tid::new(t as u8).expect("TID below 16"))
+            }),
+            completion: Completion::default(),
+        }
+    }
+
+    /// Queues an uplink packet; tail drop when the queues are full.
+    pub fn enqueue(&mut self, mut packet: SimPacket, now: Instant, out: &mut TxOutput) {
+        if self.queued >= self.limit_packets {
+            out.dropped.push((packet, DropCause::QueueFull));
+            return;
+        }
+        packet.enqueue_time = now;
+        self.queued += 1;
+        self.fifo[packet.tid.ac().index()].push_back(packet);
+    }
+
+    /// Packets in the FIFOs (not counting MPDUs awaiting retry).
+    pub fn queued(&self) -> usize {
+        self.queued
+    }
+
+    fn tids_of(ac: Ac) -> impl Iterator<Item = usize> {
+        (0..8).filter(move |&t| Tid::new(t as u8).is_some_and(|tid| tid.ac() == ac))
+    }
+}
+
+impl TxPath for StationTx {
+    fn has_frames(&self, ac: Ac) -> bool {
+        !self.fifo[ac.index()].is_empty()
+            || Self::tids_of(ac).any(|t| self.tids[t].has_sendable(self.link.ba_window))
+    }
+
+    fn next_ppdu(&mut self, ac: Ac, _now: Instant, _out: &mut TxOutput) -> Option<Ppdu> {
+        // MPDUs awaiting retry go first; otherwise the TID of the packet at the head.
+        let window = self.link.ba_window;
+        let tid = Self::tids_of(ac)
+            .find(|&t| self.tids[t].has_sendable(window))
+            .or_else(|| {
+                self.fifo[ac.index()]
+                    .front()
+                    .map(|p| usize::from(p.tid.get()))
+            })?;
+        let fifo = &mut self.fifo[ac.index()];
+        let queued = &mut self.queued;
+        let tid_id = Tid::new(tid as u8).expect("TID below 16");
+        self.tids[tid].build_ppdu(
+            (self.id, NodeId::Ap, tid_id),
+            &self.bss,
+            &self.link,
+            &self.limits[tid],
+            || {
+                if fifo.front()?.tid != tid_id {
+                    return None;
+                }
+                *queued -= 1;
+                fifo.pop_front()
+            },
+        )
+    }
+
+    fn tx_done(
+        &mut self,
+        ppdu: Ppdu,
+        _airtime: Duration,
+        _now: Instant,
+        out: &mut TxOutput,
+    ) -> TxOutcome {
+        let tid = usize::from(ppdu.tid.get());
+        let c = &mut self.completion;
+        let tid_tx = &mut self.tids[tid];
+        tid_tx.complete(ppdu, self.bss.retry_limit, c);
+        let outcome = c.outcome();
+        c.retried = 0;
+        for (seq, p) in c.delivered.drain(..) {
+            tid_tx.receive(seq, p);
+        }
+        for (seq, p) in c.dropped.drain(..) {
+            tid_tx.give_up(seq);
+            out.dropped.push((p, DropCause::RetryLimit));
+        }
+        tid_tx.release(&mut out.delivered);
+        outcome
+    }
+}

@@ -1,0 +1,3 @@
+//! Transport: a model of Linux TCP, both ends.
+
+pub mod tcp;
