@@ -16,7 +16,6 @@ use super::stats::{ApBacklog, LayerBacklog, StationTxStats};
 use super::txq_key::TxqKey;
 use crate::mac::frame::Ppdu;
 use crate::mac::link::{BssConfig, StationLink};
-use crate::mac::tid_tx::TidTx;
 use crate::mac::txpath::{DropCause, TxOutcome, TxOutput, TxPath};
 use crate::net::packet::SimPacket;
 use airq::airtime::{AirtimeScheduler, GroupMode, SchedulingMode};
@@ -316,16 +315,6 @@ impl ApTx {
     /// Every station's counters, by station index.
     pub fn stations_stats(&self) -> &[StationTxStats] {
         &self.mac_tx.ledger.stations
-    }
-
-    /// Acknowledged packets the stations hold in their reordering buffers behind a gap
-    /// (counted delivered, not yet handed on).
-    pub fn held_by_recipients(&self) -> usize {
-        self.mac_tx
-            .tid_tx
-            .iter()
-            .map(TidTx::held_by_recipient)
-            .sum()
     }
 
     /// All stations' counters summed.

@@ -247,7 +247,13 @@ impl Firmware {
         }
         // A round can end before it reaches a TXQ with frames (see the softmac driver):
         // the firmware asks again one host latency later.
-        if !fetched && mac_tx.holds_mac_packets(ac) {
+        // (In station-first mode a round serves any AC, so any AC's packets count.)
+        let acs: &[Ac] = if mac_tx.station_first() {
+            &Ac::ALL
+        } else {
+            &[ac]
+        };
+        if !fetched && acs.iter().any(|&a| mac_tx.holds_mac_packets(a)) {
             self.defer(ac, now);
         }
     }

@@ -286,17 +286,15 @@ impl MacTx {
             woke |= mac.frame_done(ac);
             us
         };
-        let tid_tx = &mut tid_tx[key.index()];
         for (seq, p) in completion.delivered.drain(..) {
             ledger.deliver(release(&p), &p);
-            tid_tx.receive(seq, p);
+            out.acked.push((seq, p));
         }
         for (seq, p) in completion.dropped.drain(..) {
             let us = release(&p);
-            tid_tx.give_up(seq);
+            out.given_up.push(seq);
             ledger.drop(Layer::Driver(us), p, DropCause::RetryLimit, out);
         }
-        tid_tx.release(&mut out.delivered);
         gate.complete(station, ac, released_us, now, mac.has_queue(key));
         Some(Completed {
             key,

@@ -181,7 +181,7 @@ impl Simulation {
             if collision {
                 m.collisions += 1;
             }
-            let node = ppdu.src;
+            let (node, dst) = (ppdu.src, ppdu.dst);
             let tid = ppdu.tid;
             let outcome = tx_path(&mut self.ap, &mut self.stations, node).tx_done(
                 ppdu,
@@ -195,6 +195,7 @@ impl Simulation {
             } else {
                 self.medium.failed(a.edcaf);
             }
+            self.receive_at_recipient(node, dst, tid);
             self.drain_out();
             if uplink {
                 let result = self.ap.register_rx_airtime(station, tid, a.airtime, now);

@@ -249,9 +249,10 @@ impl Simulation {
     /// Accounts the packets a transmit path handed out in `self.out`.
     pub(super) fn drain_out(&mut self) {
         let mut out = std::mem::take(&mut self.out);
-        for packet in out.delivered.drain(..) {
-            self.delivered(packet);
-        }
+        debug_assert!(
+            out.acked.is_empty() && out.given_up.is_empty(),
+            "recipient first"
+        );
         for (packet, cause) in out.dropped.drain(..) {
             self.left_sender(&packet);
             self.metrics.stations[packet.station as usize].drops[cause as usize] += 1;
@@ -264,6 +265,30 @@ impl Simulation {
         if f.spec.saturated_backlog().is_some() {
             f.queued -= 1;
         }
+    }
+
+    /// Hands the recipient of `ppdu`'s exchange what its originator reported (MPDUs
+    /// acknowledged and given up) and delivers every packet its reordering buffer lets
+    /// go in order.
+    pub(super) fn receive_at_recipient(&mut self, src: NodeId, dst: NodeId, tid: Tid) {
+        let recipient = match (src, dst) {
+            (NodeId::Ap, NodeId::Sta(s)) => &mut self.station_rx[usize::from(s)],
+            (NodeId::Sta(s), NodeId::Ap) => &mut self.ap_rx[usize::from(s)],
+            _ => unreachable!("every exchange is between the AP and a station"),
+        };
+        let buffer = recipient.tid(tid);
+        for (seq, packet) in self.out.acked.drain(..) {
+            buffer.receive(seq, packet);
+        }
+        for seq in self.out.given_up.drain(..) {
+            buffer.give_up(seq);
+        }
+        let mut released = std::mem::take(&mut self.released);
+        buffer.release(&mut released);
+        for packet in released.drain(..) {
+            self.delivered(packet);
+        }
+        self.released = released;
     }
 
     /// A packet received by the radio at the end of its wireless hop: a station's packet

@@ -19,12 +19,14 @@ use crate::mac::edca::EdcaAcParams;
 use crate::mac::frame::Ppdu;
 use crate::mac::link::{BssConfig, StationLink};
 use crate::mac::medium::{Access, EdcafId, Medium};
+use crate::mac::reorder::Recipient;
 use crate::mac::txpath::TxOutput;
 use crate::metrics::{
     FlowMetrics, Metrics, QueueDepth, Sample, Stall, StationMetrics, TcpCounters, VoipSummary,
 };
 use crate::net::dscp::tid_for_dscp;
 use crate::net::packet::NodeId;
+use crate::net::packet::SimPacket;
 pub use crate::net::wired::WiredLink;
 use crate::net::wired::{WireDirection, TOWARDS_SERVER};
 use crate::station::{StationTx, STATION_QUEUE_PACKETS};
@@ -209,6 +211,12 @@ pub struct Simulation {
     scenario: BssScenario,
     ap: ApTx,
     stations: Vec<StationTx>,
+    /// The AP's receive reordering buffers, one set per station (the originator).
+    ap_rx: Vec<Recipient>,
+    /// Each station's receive reordering buffers, for the AP (the originator).
+    station_rx: Vec<Recipient>,
+    /// Scratch for the packets a reordering buffer lets go.
+    released: Vec<SimPacket>,
     medium: Medium,
     error_rngs: Vec<RngStream>,
     flows: Vec<FlowState>,
@@ -375,6 +383,9 @@ impl Simulation {
             scenario,
             ap,
             stations,
+            ap_rx: (0..n).map(|_| Recipient::default()).collect(),
+            station_rx: (0..n).map(|_| Recipient::default()).collect(),
+            released: Vec::new(),
             medium,
             error_rngs,
             flows,

@@ -1,10 +1,12 @@
 //! The 802.11 MAC and PHY model: the BSS's and each station's link parameters, EDCA
 //! contention on the shared medium, PPDUs and their MPDUs, each originator's BlockAck
-//! window and retries, and the boundary a node's transmit path offers the medium.
+//! window and retries ([`tid_tx`]) and each recipient's reordering buffer
+//! ([`reorder`]), and the boundary a node's transmit path offers the medium.
 
 pub mod edca;
 pub mod frame;
 pub mod link;
 pub mod medium;
+pub mod reorder;
 pub mod tid_tx;
 pub mod txpath;

@@ -74,10 +74,11 @@ fn longest_within(max: u32, fits: impl Fn(u32) -> bool) -> u32 {
 /// What became of the MPDUs of a finished PPDU, with their sequence numbers.
 #[derive(Debug, Default)]
 pub struct Completion {
-    /// Acknowledged: the caller accounts them, then hands them to the recipient's
-    /// reordering buffer ([`TidTx::receive`]).
+    /// Acknowledged: the caller accounts them, then hands them to the recipient
+    /// ([`ReorderBuffer::receive`](super::reorder::ReorderBuffer::receive)).
     pub delivered: Vec<(u64, SimPacket)>,
-    /// Dropped at the retry limit (the caller tells the buffer, [`TidTx::give_up`]).
+    /// Dropped at the retry limit (the recipient is told,
+    /// [`ReorderBuffer::give_up`](super::reorder::ReorderBuffer::give_up)).
     pub dropped: Vec<(u64, SimPacket)>,
     /// MPDUs that failed and wait for another try (the caller resets it).
     pub retried: u32,
@@ -94,7 +95,9 @@ impl Completion {
     }
 }
 
-/// Transmit state of one receiver-TID.
+/// The originator's state of one receiver-TID: sequence numbers, the BlockAck
+/// transmit window and the MPDUs waiting for a retry (the recipient's reordering buffer
+/// is its own, [`super::reorder`]).
 #[derive(Debug, Default)]
 pub struct TidTx {
     next_seq: u64,
@@ -103,22 +106,8 @@ pub struct TidTx {
     pending: VecDeque<Mpdu>,
     /// Sequence numbers in flight (sent, outcome not known yet), oldest first.
     in_flight: VecDeque<u64>,
-    /// The recipient's reordering buffer (10.25.6.6, receive reordering buffer control)
-    /// from sequence number `release_next` (WinStartB) on: MPDUs received after a gap
-    /// are held until every earlier one has been received or given up, so that MSDUs
-    /// reach the recipient's upper layer in order.
-    reorder: VecDeque<RxSlot>,
-    release_next: u64,
     /// The MPDU list of the last completed PPDU, emptied, reused by the next one.
     spare: Vec<Mpdu>,
-}
-
-/// One sequence number in the recipient's reordering buffer.
-#[derive(Debug)]
-enum RxSlot {
-    Awaited,
-    Received(SimPacket),
-    GivenUp,
 }
 
 impl TidTx {
@@ -244,50 +233,6 @@ impl TidTx {
                 .position(|m| m.seq > mpdu.seq)
                 .unwrap_or(self.pending.len());
             self.pending.insert(at, mpdu);
-        }
-    }
-
-    /// The recipient received MPDU `seq`.
-    pub fn receive(&mut self, seq: u64, packet: SimPacket) {
-        self.hold(seq, RxSlot::Received(packet));
-    }
-
-    /// The originator gave MPDU `seq` up: the recipient stops waiting for it (in the
-    /// standard a BlockAckReq moves its window, 10.25.6.6; its airtime is not modelled).
-    pub fn give_up(&mut self, seq: u64) {
-        self.hold(seq, RxSlot::GivenUp);
-    }
-
-    /// Hands the recipient's upper layer every MPDU now in order.
-    pub fn release(&mut self, out: &mut Vec<SimPacket>) {
-        while !matches!(self.reorder.front(), None | Some(RxSlot::Awaited)) {
-            if let Some(RxSlot::Received(packet)) = self.reorder.pop_front() {
-                out.push(packet);
-            }
-            self.release_next += 1;
-        }
-    }
-
-    /// MPDUs held in the recipient's reordering buffer behind a gap.
-    pub fn held_by_recipient(&self) -> usize {
-        self.reorder
-            .iter()
-            .filter(|s| matches!(s, RxSlot::Received(_)))
-            .count()
-    }
-
-    /// Puts sequence number `seq`'s outcome into the reordering buffer.
-    fn hold(&mut self, seq: u64, slot: RxSlot) {
-        let at = (seq - self.release_next) as usize;
-        if at == self.reorder.len() {
-            self.reorder.push_back(slot); // the usual case: in order
-            return;
-        }
-        if self.reorder.len() < at {
-            self.reorder.resize_with(at, || RxSlot::Awaited);
-            self.reorder.push_back(slot);
-        } else {
-            self.reorder[at] = slot;
         }
     }
 }

@@ -49,14 +49,18 @@ impl DropCause {
 /// Packets that left a transmit path during one call.
 #[derive(Debug, Default)]
 pub struct TxOutput {
-    /// Received by the other end of the link.
-    pub delivered: Vec<SimPacket>,
+    /// Received by the other end of the link, with their sequence numbers, for the
+    /// recipient's reordering buffer ([`tx_done`](TxPath::tx_done) only).
+    pub acked: Vec<(u64, SimPacket)>,
+    /// Sequence numbers the originator gave up at the retry limit, for the same buffer.
+    pub given_up: Vec<u64>,
     pub dropped: Vec<(SimPacket, DropCause)>,
 }
 
 impl TxOutput {
     pub fn clear(&mut self) {
-        self.delivered.clear();
+        self.acked.clear();
+        self.given_up.clear();
         self.dropped.clear();
     }
 }
@@ -94,7 +98,8 @@ pub trait TxPath {
 
     /// The exchange of `ppdu` ended at `now`; each MPDU's `ok` says whether it was
     /// received. `airtime` is what the exchange took (PPDU, SIFS, Ack/BlockAck, and
-    /// RTS/CTS if used). Received packets go to `out.delivered`. Returns what became of
+    /// RTS/CTS if used). Received MPDUs go to `out.acked`, those given up at the retry limit
+    /// to `out.given_up` (their packets to `out.dropped`). Returns what became of
     /// the MPDUs.
     fn tx_done(
         &mut self,

@@ -106,18 +106,14 @@ impl TxPath for StationTx {
     ) -> TxOutcome {
         let tid = usize::from(ppdu.tid.get());
         let c = &mut self.completion;
-        let tid_tx = &mut self.tids[tid];
-        tid_tx.complete(ppdu, self.bss.retry_limit, c);
+        self.tids[tid].complete(ppdu, self.bss.retry_limit, c);
         let outcome = c.outcome();
         c.retried = 0;
-        for (seq, p) in c.delivered.drain(..) {
-            tid_tx.receive(seq, p);
-        }
+        out.acked.append(&mut c.delivered);
         for (seq, p) in c.dropped.drain(..) {
-            tid_tx.give_up(seq);
+            out.given_up.push(seq);
             out.dropped.push((p, DropCause::RetryLimit));
         }
-        tid_tx.release(&mut out.delivered);
         outcome
     }
 }
