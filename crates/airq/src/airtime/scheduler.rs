@@ -225,11 +225,13 @@ impl AirtimeScheduler {
             return Ok(());
         }
         let (ac, station) = (t.ac, t.station);
-        let keep_active = station.is_some_and(|slot| {
-            self.station(slot)
-                .keep_active(ac, now, self.params.active_window)
-        });
-        if !(has_queue || keep_active) {
+        let keep_active = || {
+            station.is_some_and(|slot| {
+                self.station(slot)
+                    .keep_active(ac, now, self.params.active_window)
+            })
+        };
+        if !has_queue && !keep_active() {
             return Ok(());
         }
         let front = station.is_some() && self.params.fairness && has_queue;
