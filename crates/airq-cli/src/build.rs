@@ -4,7 +4,7 @@
 
 use crate::error::CliError;
 use crate::scenario::{Scenario, Test, Traffic};
-use airq::Instant;
+use airq::{Instant, StationId};
 use airq_sim::ap::ApConfig;
 use airq_sim::apps::traffic::{App, Direction, FlowSpec, Load, SATURATED_BACKLOG_PACKETS};
 use airq_sim::bss::{BssScenario, Simulation};
@@ -58,13 +58,13 @@ pub fn check_runnable(scenario: &Scenario) -> Result<(), CliError> {
 /// The simulator's flows for one `[[traffic]]` entry: `flows` times the test's flows
 /// per station.
 fn flows_of(t: &Traffic) -> Vec<FlowSpec> {
-    let tcp = |station: u16, direction: Direction, dscp: Dscp| FlowSpec {
+    let tcp = |station: StationId, direction: Direction, dscp: Dscp| FlowSpec {
         dscp,
         ..FlowSpec::new(station, direction, App::Tcp { config: t.tcp })
     };
     // rrul marks its own flows; every other test marks its flows with the entry's DSCP.
     let dscp = (!matches!(t.test, Test::Rrul { .. })).then_some(t.dscp);
-    let template = |station: u16| -> Vec<FlowSpec> {
+    let template = |station: StationId| -> Vec<FlowSpec> {
         let mut made = match &t.test {
             Test::UdpFlood {
                 direction,
@@ -171,8 +171,8 @@ mod tests {
         assert_eq!(
             flows,
             [
-                FlowSpec::station_ping(0, 1, interval),
-                FlowSpec::station_ping(2, 1, interval)
+                FlowSpec::station_ping(StationId(0), StationId(1), interval),
+                FlowSpec::station_ping(StationId(2), StationId(1), interval)
             ]
         );
     }

@@ -8,6 +8,7 @@ use crate::results::{
     StallSummary, StationSummary, TcpResult, VoipResult, FORMAT_NAME, FORMAT_VERSION,
 };
 use crate::scenario::Scenario;
+use airq::StationId;
 use airq_sim::apps::traffic::Direction;
 use airq_sim::mac::txpath::DropCause;
 use airq_sim::metrics::distribution::Distribution;
@@ -41,8 +42,9 @@ pub fn collect(
         .zip(&metrics.stations)
         .enumerate()
         .map(|(i, (station, m))| {
-            let mut summary = station_summary(station, m, metrics.goodput_mbps(i), shares[i]);
-            summary.ping_rtt_ms = ping_percentiles(metrics, i);
+            let id = StationId(i as u32);
+            let mut summary = station_summary(station, m, metrics.goodput_mbps(id), shares[i]);
+            summary.ping_rtt_ms = ping_percentiles(metrics, id);
             summary
         })
         .collect();
@@ -54,7 +56,7 @@ pub fn collect(
         .zip(&metrics.flows)
         .enumerate()
         .map(|(i, ((spec, test), m))| FlowSummary {
-            station: scenario.stations[usize::from(spec.station)].name.clone(),
+            station: scenario.stations[spec.station.index()].name.clone(),
             test: test.to_string(),
             direction: match spec.direction {
                 Direction::Downlink => "down",
@@ -124,7 +126,7 @@ pub fn collect(
             .stalls
             .iter()
             .map(|st| StallSummary {
-                station: scenario.stations[usize::from(st.station)].name.clone(),
+                station: scenario.stations[st.station.index()].name.clone(),
                 idle_since_s: st.idle_since.as_secs_f64(),
                 detected_at_s: st.detected_at.as_secs_f64(),
             })
@@ -147,11 +149,11 @@ fn ms(d: airq::Duration) -> f64 {
 }
 
 /// Percentiles of the RTTs of every ping flow to `station`; `None` without replies.
-fn ping_percentiles(metrics: &Metrics, station: usize) -> Option<Percentiles> {
+fn ping_percentiles(metrics: &Metrics, station: StationId) -> Option<Percentiles> {
     let rtts: Vec<f64> = metrics
         .flows
         .iter()
-        .filter(|f| usize::from(f.station) == station)
+        .filter(|f| f.station == station)
         .flat_map(|f| f.rtt.iter().map(|s| ms(s.rtt)))
         .collect();
     let p = Distribution::new(rtts).ok()?.percentiles()?;
@@ -243,9 +245,8 @@ mod tests {
             ..StationMetrics::default()
         };
         let flow = |station, rx_bytes| FlowMetrics {
-            station,
             rx_bytes,
-            ..FlowMetrics::default()
+            ..FlowMetrics::new(StationId(station))
         };
         let metrics = Metrics {
             stations: vec![a, b],

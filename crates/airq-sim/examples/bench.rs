@@ -10,14 +10,14 @@
 //! it ends with `$` (`TCP airtime$`).
 
 use airq::phy::Band;
-use airq::{Duration, Instant};
+use airq::{Duration, Instant, StationId};
 use airq_sim::ap::{ApConfig, PRESET_NAMES};
 use airq_sim::apps::traffic::{Direction, FlowSpec};
 use airq_sim::bss::{BssScenario, Simulation};
 use airq_sim::mac::link::BssConfig;
 use airq_sim::testbed::{ht20, three_stations};
 
-fn scenario(stations: u16) -> BssScenario {
+fn scenario(stations: u32) -> BssScenario {
     // Two fast stations (HT MCS15) for every slow one (HT MCS0), as the seeds' testbed.
     let links = (0..stations)
         .map(|i| {
@@ -26,7 +26,7 @@ fn scenario(stations: u16) -> BssScenario {
         })
         .collect();
     let flows = (0..stations)
-        .map(|s| FlowSpec::saturated(s, Direction::Downlink))
+        .map(|s| FlowSpec::saturated(StationId(s), Direction::Downlink))
         .collect();
     BssScenario::new(BssConfig::ofdm(Band::Ghz5), links, flows)
 }
@@ -48,7 +48,7 @@ fn main() {
         "{:>8} {:>11} {:>10} {:>12} {:>14} {:>12}",
         "stations", "preset", "sim s", "wall s", "sim s/wall s", "events/s"
     );
-    for (stations, seconds) in [(3u16, 60.0), (30, 20.0), (300, 5.0)] {
+    for (stations, seconds) in [(3u32, 60.0), (30, 20.0), (300, 5.0)] {
         for preset in ["fifo", "airtime"] {
             if !wanted(&stations.to_string(), preset) {
                 continue;
@@ -69,9 +69,9 @@ fn main() {
 
 fn tcp_scenario() -> BssScenario {
     let mut flows: Vec<FlowSpec> = (0..3)
-        .map(|s| FlowSpec::tcp_bulk(s, Direction::Downlink))
+        .map(|s| FlowSpec::tcp_bulk(StationId(s), Direction::Downlink))
         .collect();
-    flows.extend((0..3).map(|s| FlowSpec::ping(s, Duration::from_millis(200))));
+    flows.extend((0..3).map(|s| FlowSpec::ping(StationId(s), Duration::from_millis(200))));
     three_stations(flows)
 }
 

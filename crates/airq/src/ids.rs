@@ -17,6 +17,11 @@ pub struct StationId(pub u32);
 impl StationId {
     /// The largest identifier accepted: tables indexed by it stay within a few hundred KiB.
     pub const MAX: u32 = 0xFFFF;
+
+    /// The index into per-station tables.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
 }
 
 impl fmt::Display for StationId {

@@ -11,7 +11,7 @@ use super::units;
 use crate::error::CliError;
 use airq::airtime::{GroupMode, SchedulingMode};
 use airq::fq::{FqParams, Quantum};
-use airq::Duration;
+use airq::{Duration, StationId};
 use airq_sim::ap::config::MAX_HOST_LATENCY;
 use airq_sim::ap::{
     AirtimeGroup, ApConfig, AqlConfig, DriverConfig, FirmwareMode, MacConfig, QdiscConfig,
@@ -89,7 +89,7 @@ impl ApSpec {
         for (i, s) in stations.iter().enumerate() {
             if let Some(weight_us) = s.weight_us {
                 weights.push(StationWeight {
-                    station: i as u16,
+                    station: StationId(i as u32),
                     weight_us,
                 });
             }
@@ -104,7 +104,7 @@ impl ApSpec {
                             format!("no [[ap.group]] is named `{name}`"),
                         )
                     })?;
-                groups[g].stations.push(i as u16);
+                groups[g].stations.push(StationId(i as u32));
             }
         }
         let spec = ApSpec {

@@ -8,7 +8,7 @@ use super::location::{KeyPath, SourceMap};
 use super::station::Station;
 use super::units;
 use crate::error::CliError;
-use airq::Duration;
+use airq::{Duration, StationId};
 use airq_sim::apps::traffic::{Direction, WebPage};
 use airq_sim::net::dscp::{Dscp, BE, EF};
 use airq_sim::transport::tcp::{CongestionControl, TcpConfig};
@@ -116,7 +116,7 @@ pub enum Test {
         /// Between two pings.
         interval: Duration,
         /// The station pinged instead of the server.
-        to: Option<u16>,
+        to: Option<StationId>,
     },
     /// A voice call each way.
     Voip,
@@ -135,7 +135,7 @@ pub struct Traffic {
     /// The test and its parameters.
     pub test: Test,
     /// Indices into the scenario's stations.
-    pub stations: Vec<u16>,
+    pub stations: Vec<StationId>,
     /// Flows per station.
     pub flows: u32,
     /// From the `dscp` key, or the test's own marking; the simulator maps it to a TID
@@ -185,14 +185,16 @@ pub fn validate(
     let to = match t.to.as_deref() {
         Some(name) => {
             let i = stations.iter().position(|s| s.name == name);
-            Some(i.ok_or_else(|| at("to", no_station(name, stations)))? as u16)
+            Some(StationId(
+                i.ok_or_else(|| at("to", no_station(name, stations)))? as u32,
+            ))
         }
         None => None,
     };
     let mut picked =
         pick_stations(t.stations.as_deref(), stations).map_err(|why| at("stations", why))?;
     if let Some(to) = to {
-        let name = &stations[usize::from(to)].name;
+        let name = &stations[to.index()].name;
         if t.stations.is_some() && picked.contains(&to) {
             return Err(at(
                 "to",
@@ -339,9 +341,9 @@ pub fn validate(
 
 /// The stations `names` select: a station's name, or the base name of a `count` group
 /// for all its stations; `None` selects every station.
-fn pick_stations(names: Option<&[String]>, stations: &[Station]) -> Result<Vec<u16>, String> {
+fn pick_stations(names: Option<&[String]>, stations: &[Station]) -> Result<Vec<StationId>, String> {
     let Some(names) = names else {
-        return Ok((0..stations.len() as u16).collect());
+        return Ok((0..stations.len() as u32).map(StationId).collect());
     };
     if names.is_empty() {
         return Err("lists no station (leave it out for all stations)".into());
@@ -349,8 +351,8 @@ fn pick_stations(names: Option<&[String]>, stations: &[Station]) -> Result<Vec<u
     let mut picked = Vec::new();
     for name in names {
         let exact = stations.iter().position(|s| &s.name == name);
-        let matching: Vec<u16> = match exact {
-            Some(i) => vec![i as u16],
+        let matching: Vec<StationId> = match exact {
+            Some(i) => vec![StationId(i as u32)],
             None => stations
                 .iter()
                 .enumerate()
@@ -359,7 +361,7 @@ fn pick_stations(names: Option<&[String]>, stations: &[Station]) -> Result<Vec<u
                         .strip_prefix(name.as_str())
                         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
                 })
-                .map(|(i, _)| i as u16)
+                .map(|(i, _)| StationId(i as u32))
                 .collect(),
         };
         if matching.is_empty() {

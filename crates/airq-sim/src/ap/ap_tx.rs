@@ -40,15 +40,15 @@ enum Driver {
 }
 
 impl ApTx {
-    /// A transmit path for the BSS `bss` whose station `i` (`NodeId::Sta(i)`) has link
-    /// `links[i]`.
+    /// A transmit path for the BSS `bss` whose station `i` (`NodeId::Sta(StationId(i))`)
+    /// has link `links[i]`.
     pub fn new(
         config: &ApConfig,
         bss: &BssConfig,
         links: &[StationLink],
     ) -> Result<ApTx, ApConfigError> {
         let stations = links.len();
-        if stations > usize::from(u16::MAX) + 1 {
+        if stations > StationId::MAX as usize + 1 {
             return Err(ApConfigError::TooManyStations(stations));
         }
         if bss.retry_limit == 0 {
@@ -56,10 +56,10 @@ impl ApTx {
                 "retry_limit must be at least 1 (transmissions, the first included)",
             ));
         }
-        for (station, link) in links.iter().enumerate() {
+        for (s, link) in links.iter().enumerate() {
             if link.ba_window == 0 {
                 return Err(ApConfigError::Link {
-                    station,
+                    station: StationId(s as u32),
                     reason: "ba_window must be at least 1",
                 });
             }
@@ -86,8 +86,8 @@ impl ApTx {
             AirtimeScheduler::new(config.scheduler.params()).map_err(ApConfigError::Scheduler)?;
         let mut txqs = Vec::with_capacity(keys);
         let mut txq_keys = Vec::with_capacity(keys);
-        for s in 0..stations {
-            let id = StationId(s as u32);
+        for s in 0..stations as u32 {
+            let id = StationId(s);
             sched.add_station(id).map_err(ApConfigError::Scheduler)?;
             for t in 0..Tid::COUNT as u8 {
                 let tid = Tid::new(t).expect("below Tid::COUNT");
@@ -96,7 +96,7 @@ impl ApTx {
                     .map_err(ApConfigError::Scheduler)?;
                 debug_assert_eq!(txq.index(), txq_keys.len());
                 txqs.push(txq);
-                txq_keys.push(TxqKey::new(s as u16, tid));
+                txq_keys.push(TxqKey::new(id, tid));
             }
         }
         // Weights and groups are the airtime scheduler's; round robin has no airtime
@@ -105,7 +105,7 @@ impl ApTx {
         if policies {
             for w in &config.airtime_weights {
                 sched
-                    .set_weight(StationId(u32::from(w.station)), w.weight_us)
+                    .set_weight(w.station, w.weight_us)
                     .map_err(ApConfigError::Scheduler)?;
             }
             for g in &config.airtime_groups {
@@ -114,7 +114,7 @@ impl ApTx {
                     .map_err(ApConfigError::Scheduler)?;
                 for &s in &g.stations {
                     sched
-                        .set_station_group(StationId(u32::from(s)), Some(group))
+                        .set_station_group(s, Some(group))
                         .map_err(ApConfigError::Scheduler)?;
                 }
             }
@@ -179,7 +179,7 @@ impl ApTx {
         out: &mut TxOutput,
     ) -> Result<(), ApEnqueueError> {
         let stations = self.mac_tx.links.len();
-        if usize::from(packet.station) >= stations {
+        if packet.station.index() >= stations {
             return Err(ApEnqueueError {
                 error: UnknownStation {
                     station: packet.station,
@@ -254,7 +254,7 @@ impl ApTx {
 
     /// Whether `station` is in an airtime group held to its limit that may not send
     /// until later than `now` (a policy, not a stall, keeps its frames waiting).
-    pub fn limit_holds_back(&self, station: u16, now: Instant) -> bool {
+    pub fn limit_holds_back(&self, station: StationId, now: Instant) -> bool {
         let limited = self
             .config
             .airtime_groups
@@ -286,13 +286,13 @@ impl ApTx {
     /// the TID).
     pub fn register_rx_airtime(
         &mut self,
-        station: u16,
+        station: StationId,
         tid: Tid,
         airtime: Duration,
         now: Instant,
     ) -> Result<(), UnknownStation> {
         let stations = self.mac_tx.links.len();
-        if usize::from(station) >= stations {
+        if station.index() >= stations {
             return Err(UnknownStation { station, stations });
         }
         self.mac_tx.register_rx_airtime(station, tid, airtime, now);
@@ -308,8 +308,8 @@ impl ApTx {
     }
 
     /// One station's counters.
-    pub fn station_stats(&self, station: u16) -> Option<&StationTxStats> {
-        self.mac_tx.ledger.stations.get(usize::from(station))
+    pub fn station_stats(&self, station: StationId) -> Option<&StationTxStats> {
+        self.mac_tx.ledger.stations.get(station.index())
     }
 
     /// Every station's counters, by station index.
@@ -327,17 +327,17 @@ impl ApTx {
     }
 
     /// What each layer holds for one station now.
-    pub fn station_backlog(&self, station: u16) -> Option<LayerBacklog> {
+    pub fn station_backlog(&self, station: StationId) -> Option<LayerBacklog> {
         self.mac_tx
             .ledger
             .station_backlog
-            .get(usize::from(station))
+            .get(station.index())
             .copied()
     }
 
     /// Expected airtime held below the MAC for a station in one AC, as AQL counts it
     /// (0 with AQL off; see [`Self::station_backlog`] for the estimate over all ACs).
-    pub fn aql_station_pending_us(&self, station: u16, ac: Ac) -> u64 {
+    pub fn aql_station_pending_us(&self, station: StationId, ac: Ac) -> u64 {
         self.mac_tx.gate.station_pending_us(station, ac)
     }
 

@@ -28,8 +28,8 @@ impl AqlGate {
         let aql = match params {
             Some(p) => {
                 let mut aql = Aql::new(p).ok()?;
-                for s in 0..stations {
-                    aql.register_station(StationId(s as u32)).ok()?;
+                for s in 0..stations as u32 {
+                    aql.register_station(StationId(s)).ok()?;
                 }
                 Some(aql)
             }
@@ -63,18 +63,16 @@ impl AqlGate {
 
     /// The per-packet station gate (`ieee80211_txq_airtime_check` at the start of
     /// `ieee80211_tx_dequeue`); always true with AQL off.
-    pub(super) fn may_dequeue(&mut self, station: u16, ac: Ac, now: Instant) -> bool {
+    pub(super) fn may_dequeue(&mut self, station: StationId, ac: Ac, now: Instant) -> bool {
         match &mut self.aql {
-            Some(aql) => aql
-                .may_dequeue(StationId(u32::from(station)), ac, now)
-                .unwrap_or(true),
+            Some(aql) => aql.may_dequeue(station, ac, now).unwrap_or(true),
             None => true,
         }
     }
 
-    pub(super) fn charge(&mut self, station: u16, ac: Ac, airtime_us: u32) {
+    pub(super) fn charge(&mut self, station: StationId, ac: Ac, airtime_us: u32) {
         if let Some(aql) = &mut self.aql {
-            let r = aql.charge(StationId(u32::from(station)), ac, airtime_us);
+            let r = aql.charge(station, ac, airtime_us);
             debug_assert!(r.is_ok(), "{r:?}");
         }
     }
@@ -83,24 +81,22 @@ impl AqlGate {
     /// `backlogged` if the station-TID still has packets in the MAC layer.
     pub(super) fn complete(
         &mut self,
-        station: u16,
+        station: StationId,
         ac: Ac,
         released_us: u32,
         now: Instant,
         backlogged: bool,
     ) {
         if let Some(aql) = &mut self.aql {
-            let id = StationId(u32::from(station));
-            let r = aql.report_completion(id, ac, released_us, now, backlogged);
+            let r = aql.report_completion(station, ac, released_us, now, backlogged);
             debug_assert!(r == Ok(0), "AQL release mismatch: {r:?}");
         }
     }
 
-    pub(super) fn station_pending_us(&self, station: u16, ac: Ac) -> u64 {
-        self.aql.as_ref().map_or(0, |a| {
-            a.station_pending_us(StationId(u32::from(station)), ac)
-                .unwrap_or(0)
-        })
+    pub(super) fn station_pending_us(&self, station: StationId, ac: Ac) -> u64 {
+        self.aql
+            .as_ref()
+            .map_or(0, |a| a.station_pending_us(station, ac).unwrap_or(0))
     }
 
     pub(super) fn ac_pending_us(&self, ac: Ac) -> u64 {

@@ -7,7 +7,7 @@ use airq::airtime::{AirtimeParams, GroupMode};
 use airq::aql::AqlParams;
 use airq::codel::CodelParams;
 use airq::fq::{FqParams, Quantum};
-use airq::Duration;
+use airq::{Duration, StationId};
 
 /// pfifo_fast's limit: the device's `tx_queue_len`, 1000 packets on Ethernet-like
 /// devices such as a mac80211 interface (`DEFAULT_TX_QUEUE_LEN`, `ether_setup`).
@@ -255,7 +255,7 @@ impl DriverConfig {
 /// A station's airtime weight, µs per DRR refill (`iw … station set … airtime_weight`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StationWeight {
-    pub station: u16,
+    pub station: StationId,
     pub weight_us: u32,
 }
 
@@ -268,7 +268,7 @@ pub struct AirtimeGroup {
     pub weight_us: u32,
     pub mode: GroupMode,
     /// Its stations; a station is in at most one group.
-    pub stations: Vec<u16>,
+    pub stations: Vec<StationId>,
 }
 
 /// The AP transmit path's configuration: one choice per layer.
@@ -315,7 +315,7 @@ impl ApConfig {
             .validate()
             .map_err(ApConfigError::Scheduler)?;
         for w in &self.airtime_weights {
-            if usize::from(w.station) >= stations {
+            if w.station.index() >= stations {
                 return Err(ApConfigError::WeightForUnknownStation {
                     station: w.station,
                     stations,
@@ -337,7 +337,7 @@ impl ApConfig {
                 });
             }
             for &station in &g.stations {
-                let Some(seen) = grouped.get_mut(usize::from(station)) else {
+                let Some(seen) = grouped.get_mut(station.index()) else {
                     return Err(ApConfigError::GroupOfUnknownStation {
                         group,
                         station,

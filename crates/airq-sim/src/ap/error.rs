@@ -5,6 +5,7 @@ use crate::net::packet::SimPacket;
 use airq::airtime::SchedError;
 use airq::aql::AqlParamsError;
 use airq::fq::FqParamError;
+use airq::StationId;
 use std::fmt;
 
 /// A configuration [`ApTx::new`](super::ApTx::new) cannot run.
@@ -23,12 +24,12 @@ pub enum ApConfigError {
     Aql(AqlParamsError),
     /// Airtime weights are 1 to 65535 µs.
     WeightOutOfRange {
-        station: u16,
+        station: StationId,
         weight_us: u32,
     },
     /// A weight names a station the BSS does not have.
     WeightForUnknownStation {
-        station: u16,
+        station: StationId,
         stations: usize,
     },
     /// Group weights are 1 to 65535 µs.
@@ -39,14 +40,14 @@ pub enum ApConfigError {
     /// A group names a station the BSS does not have.
     GroupOfUnknownStation {
         group: usize,
-        station: u16,
+        station: StationId,
         stations: usize,
     },
     /// A station is listed in two groups.
     StationInTwoGroups {
-        station: u16,
+        station: StationId,
     },
-    /// Stations are numbered by a `u16`.
+    /// Station identifiers go up to [`StationId::MAX`].
     TooManyStations(usize),
     /// The host latency is zero or longer than [`super::config::MAX_HOST_LATENCY`].
     HostLatencyOutOfRange(airq::Duration),
@@ -54,7 +55,7 @@ pub enum ApConfigError {
     Bss(&'static str),
     /// A station's link parameter the transmit path cannot work with.
     Link {
-        station: usize,
+        station: StationId,
         reason: &'static str,
     },
 }
@@ -73,12 +74,12 @@ impl fmt::Display for ApConfigError {
             ApConfigError::Aql(e) => write!(f, "aql: {e}"),
             ApConfigError::WeightOutOfRange { station, weight_us } => write!(
                 f,
-                "airtime weight of station {station} must be between 1 and {} us, got {weight_us}",
+                "airtime weight of {station} must be between 1 and {} us, got {weight_us}",
                 airq::airtime::AirtimeParams::MAX_WEIGHT_US
             ),
             ApConfigError::WeightForUnknownStation { station, stations } => write!(
                 f,
-                "airtime weight for station {station}, but the BSS has {stations} stations \
+                "airtime weight for {station}, but the BSS has {stations} stations \
                  (0 to {})",
                 stations.saturating_sub(1)
             ),
@@ -93,16 +94,16 @@ impl fmt::Display for ApConfigError {
                 stations,
             } => write!(
                 f,
-                "airtime group {group} lists station {station}, but the BSS has {stations} \
+                "airtime group {group} lists {station}, but the BSS has {stations} \
                  stations"
             ),
             ApConfigError::StationInTwoGroups { station } => {
-                write!(f, "station {station} is in two airtime groups")
+                write!(f, "{station} is in two airtime groups")
             }
             ApConfigError::TooManyStations(n) => write!(
                 f,
                 "{n} stations: at most {} are supported",
-                usize::from(u16::MAX) + 1
+                StationId::MAX as usize + 1
             ),
             ApConfigError::HostLatencyOutOfRange(d) => write!(
                 f,
@@ -111,7 +112,7 @@ impl fmt::Display for ApConfigError {
                 d.as_nanos() as f64 / 1000.0
             ),
             ApConfigError::Bss(reason) => write!(f, "BSS: {reason}"),
-            ApConfigError::Link { station, reason } => write!(f, "station {station}: {reason}"),
+            ApConfigError::Link { station, reason } => write!(f, "{station}: {reason}"),
         }
     }
 }
@@ -121,7 +122,7 @@ impl std::error::Error for ApConfigError {}
 /// A call naming a station the AP does not have.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct UnknownStation {
-    pub station: u16,
+    pub station: StationId,
     pub stations: usize,
 }
 
@@ -129,7 +130,7 @@ impl fmt::Display for UnknownStation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "station {} is not in the BSS ({} stations)",
+            "{} is not in the BSS ({} stations)",
             self.station, self.stations
         )
     }

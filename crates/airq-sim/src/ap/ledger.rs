@@ -35,13 +35,13 @@ impl Ledger {
 
     fn both(&mut self, p: &SimPacket) -> (&mut LayerBacklog, &mut LayerBacklog) {
         (
-            &mut self.station_backlog[usize::from(p.station)],
+            &mut self.station_backlog[p.station.index()],
             &mut self.ac_backlog[p.tid.ac().index()],
         )
     }
 
     pub(super) fn arrived(&mut self, p: &SimPacket) {
-        let s = &mut self.stations[usize::from(p.station)];
+        let s = &mut self.stations[p.station.index()];
         s.enqueued_packets += 1;
         s.enqueued_bytes += u64::from(p.len_bytes);
     }
@@ -50,7 +50,7 @@ impl Ledger {
     pub(super) fn entered(&mut self, layer: Layer, p: &SimPacket) {
         let bytes = u64::from(p.len_bytes);
         if let Layer::Driver(_) = layer {
-            let s = &mut self.stations[usize::from(p.station)];
+            let s = &mut self.stations[p.station.index()];
             s.dequeued_packets += 1;
             s.dequeued_bytes += bytes;
         }
@@ -100,7 +100,7 @@ impl Ledger {
         out: &mut TxOutput,
     ) {
         self.left(layer, &p);
-        self.stations[usize::from(p.station)].drops.add(cause);
+        self.stations[p.station.index()].drops.add(cause);
         out.dropped.push((p, cause));
     }
 
@@ -108,7 +108,7 @@ impl Ledger {
     /// hands it on once its reordering buffer releases it).
     pub(super) fn deliver(&mut self, airtime_us: u32, p: &SimPacket) {
         self.left(Layer::Driver(airtime_us), p);
-        let s = &mut self.stations[usize::from(p.station)];
+        let s = &mut self.stations[p.station.index()];
         s.delivered_packets += 1;
         s.delivered_bytes += u64::from(p.len_bytes);
     }

@@ -65,7 +65,7 @@ impl MacTx {
         let stations = links.len();
         let limits = TxqKey::all(stations)
             .map(|k| {
-                let mut l = AggregateLimits::new(&bss, &links[usize::from(k.station())], k.tid());
+                let mut l = AggregateLimits::new(&bss, &links[k.station().index()], k.tid());
                 if let Some(cap) = max_subframes {
                     l.max_subframes = (l.ba_window / 2).max(1).min(cap);
                 }
@@ -167,7 +167,7 @@ impl MacTx {
         now: Instant,
         out: &mut TxOutput,
     ) -> Option<SimPacket> {
-        let rate = self.links[usize::from(key.station())].rate;
+        let rate = self.links[key.station().index()].rate;
         let MacTx {
             mac, gate, ledger, ..
         } = self;
@@ -194,7 +194,7 @@ impl MacTx {
             limits,
             ..
         } = self;
-        let link = &links[usize::from(s)];
+        let link = &links[s.index()];
         let rate = link.rate;
         tid_tx[key.index()].build_ppdu(
             (NodeId::Ap, NodeId::Sta(s), key.tid()),
@@ -213,7 +213,7 @@ impl MacTx {
         pull: impl FnMut() -> Option<SimPacket>,
     ) -> Option<Ppdu> {
         let s = key.station();
-        let link = &self.links[usize::from(s)];
+        let link = &self.links[s.index()];
         self.tid_tx[key.index()].build_ppdu(
             (NodeId::Ap, NodeId::Sta(s), key.tid()),
             &self.bss,
@@ -240,7 +240,7 @@ impl MacTx {
         out: &mut TxOutput,
     ) -> Option<Completed> {
         let station = match ppdu.dst {
-            NodeId::Sta(s) if usize::from(s) < self.links.len() && ppdu.src == NodeId::Ap => s,
+            NodeId::Sta(s) if s.index() < self.links.len() && ppdu.src == NodeId::Ap => s,
             _ => {
                 let dropped = ppdu.mpdus.into_iter().map(|m| m.packet);
                 out.dropped
@@ -251,15 +251,11 @@ impl MacTx {
         let key = TxqKey::new(station, ppdu.tid);
         let ac = key.ac();
         let airtime_us = round_to_micros(airtime);
-        let r = self.sched.register_airtime(
-            StationId(u32::from(station)),
-            key.tid(),
-            airtime_us,
-            0,
-            now,
-        );
+        let r = self
+            .sched
+            .register_airtime(station, key.tid(), airtime_us, 0, now);
         debug_assert!(r.is_ok(), "{r:?}");
-        let stats = &mut self.ledger.stations[usize::from(station)];
+        let stats = &mut self.ledger.stations[station.index()];
         stats.ppdus += 1;
         stats.mpdu_transmissions += ppdu.mpdus.len() as u64;
         stats.tx_airtime_us += u64::from(airtime_us);
@@ -275,7 +271,7 @@ impl MacTx {
         } = self;
         tid_tx[key.index()].complete(ppdu, bss.retry_limit, completion);
         let outcome = completion.outcome();
-        ledger.stations[usize::from(station)].retries += u64::from(completion.retried);
+        ledger.stations[station.index()].retries += u64::from(completion.retried);
         completion.retried = 0;
         let (mut released_us, mut frames, mut woke) = (0u32, 0u32, false);
         // Each acknowledged or dropped frame leaves the driver: the airtime it was charged.
@@ -307,16 +303,14 @@ impl MacTx {
     /// Charges RX airtime of a PPDU received from `station` on `tid`.
     pub(super) fn register_rx_airtime(
         &mut self,
-        station: u16,
+        station: StationId,
         tid: airq::Tid,
         airtime: Duration,
         now: Instant,
     ) {
         let us = round_to_micros(airtime);
-        self.ledger.stations[usize::from(station)].rx_airtime_us += u64::from(us);
-        let r = self
-            .sched
-            .register_airtime(StationId(u32::from(station)), tid, 0, us, now);
+        self.ledger.stations[station.index()].rx_airtime_us += u64::from(us);
+        let r = self.sched.register_airtime(station, tid, 0, us, now);
         debug_assert!(r.is_ok(), "{r:?}");
     }
 }

@@ -70,13 +70,13 @@ impl PfifoFast {
 mod tests {
     use super::*;
     use crate::net::packet::FlowIndex;
-    use airq::{Ecn, Instant};
+    use airq::{Ecn, Instant, StationId};
 
     fn packet(id: u64, tid: u8) -> SimPacket {
         SimPacket {
             id,
             flow: FlowIndex(0),
-            station: 0,
+            station: StationId(0),
             uplink: false,
             relay_to: None,
             len_bytes: 1500,

@@ -3,19 +3,21 @@
 //! of the transmit path (MAC FIFOs, tins, TXQs, firmware queues, BlockAck state) is a
 //! `Vec` indexed by it, so each per-packet lookup is O(1).
 
-use airq::{Ac, Tid};
+use airq::{Ac, StationId, Tid};
 
 /// A station-TID of the AP (a mac80211 TXQ).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct TxqKey(u32);
 
 impl TxqKey {
-    pub fn new(station: u16, tid: Tid) -> TxqKey {
-        TxqKey(u32::from(station) * Tid::COUNT as u32 + u32::from(tid.get()))
+    /// `station` is at most [`StationId::MAX`] (as [`ApTx::new`](super::ApTx::new)
+    /// checks), so the key fits in a `u32`.
+    pub fn new(station: StationId, tid: Tid) -> TxqKey {
+        TxqKey(station.0 * Tid::COUNT as u32 + u32::from(tid.get()))
     }
 
-    pub fn station(self) -> u16 {
-        (self.0 / Tid::COUNT as u32) as u16
+    pub fn station(self) -> StationId {
+        StationId(self.0 / Tid::COUNT as u32)
     }
 
     pub fn tid(self) -> Tid {
@@ -44,8 +46,11 @@ mod tests {
     #[test]
     fn key_round_trips() {
         let tid = Tid::new(5).unwrap();
-        let k = TxqKey::new(300, tid);
-        assert_eq!((k.station(), k.tid(), k.ac()), (300, tid, Ac::Vi));
+        let k = TxqKey::new(StationId(300), tid);
+        assert_eq!(
+            (k.station(), k.tid(), k.ac()),
+            (StationId(300), tid, Ac::Vi)
+        );
         assert_eq!(k.index(), 300 * 16 + 5);
         assert_eq!(TxqKey::all(2).count(), 32);
     }

@@ -12,7 +12,7 @@
 use crate::apps::voip_stats::VoipConfig;
 use crate::net::dscp::{Dscp, BE};
 use crate::transport::tcp::TcpConfig;
-use airq::{Duration, Instant};
+use airq::{Duration, Instant, StationId};
 
 /// IPv4 (20) + UDP (8) header bytes.
 pub const UDP_IP_HEADER_BYTES: u32 = 28;
@@ -58,7 +58,7 @@ pub enum App {
         /// Ping this station instead of the server: the flow's station sends the
         /// requests (the flow goes [`Direction::Uplink`]) and the AP relays each request
         /// and reply from one station to the other, through its whole transmit path.
-        peer: Option<u16>,
+        peer: Option<StationId>,
     },
     /// One direction of a G.711 call: an RTP packet of 20 ms of speech every 20 ms,
     /// rated at the receiver with the E-model ([`crate::apps::voip_stats`]).
@@ -110,7 +110,7 @@ impl Default for WebPage {
 /// One flow of the scenario.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FlowSpec {
-    pub station: u16,
+    pub station: StationId,
     /// Which way the flow's data (or echo requests) go.
     pub direction: Direction,
     pub app: App,
@@ -123,7 +123,7 @@ pub struct FlowSpec {
 
 impl FlowSpec {
     /// A flow of `app`, best effort, from the start to the end of the run.
-    pub fn new(station: u16, direction: Direction, app: App) -> FlowSpec {
+    pub fn new(station: StationId, direction: Direction, app: App) -> FlowSpec {
         FlowSpec {
             station,
             direction,
@@ -135,7 +135,7 @@ impl FlowSpec {
     }
 
     /// A saturated UDP flow of 1472-byte payloads (1500-byte IP packets), best effort.
-    pub fn saturated(station: u16, direction: Direction) -> FlowSpec {
+    pub fn saturated(station: StationId, direction: Direction) -> FlowSpec {
         FlowSpec::new(
             station,
             direction,
@@ -149,7 +149,7 @@ impl FlowSpec {
     }
 
     /// Pings from the server to `station` every `interval` (56-byte payload, as `ping`).
-    pub fn ping(station: u16, interval: Duration) -> FlowSpec {
+    pub fn ping(station: StationId, interval: Duration) -> FlowSpec {
         FlowSpec::new(
             station,
             Direction::Downlink,
@@ -163,7 +163,7 @@ impl FlowSpec {
 
     /// Pings from `station` to station `peer` every `interval` (56-byte payload), each
     /// request and reply relayed by the AP.
-    pub fn station_ping(station: u16, peer: u16, interval: Duration) -> FlowSpec {
+    pub fn station_ping(station: StationId, peer: StationId, interval: Duration) -> FlowSpec {
         FlowSpec::new(
             station,
             Direction::Uplink,
@@ -176,7 +176,7 @@ impl FlowSpec {
     }
 
     /// The station a station-to-station ping goes to.
-    pub fn peer(&self) -> Option<u16> {
+    pub fn peer(&self) -> Option<StationId> {
         match self.app {
             App::Ping { peer, .. } => peer,
             _ => None,
@@ -184,7 +184,7 @@ impl FlowSpec {
     }
 
     /// One direction of a G.711 call to or from `station`, marked EF (voice, AC_VO).
-    pub fn voip(station: u16, direction: Direction) -> FlowSpec {
+    pub fn voip(station: StationId, direction: Direction) -> FlowSpec {
         FlowSpec {
             dscp: crate::net::dscp::EF,
             ..FlowSpec::new(
@@ -199,7 +199,7 @@ impl FlowSpec {
 
     /// A bulk TCP transfer (Linux defaults: CUBIC, SACK, ECN off as Linux clients
     /// default to).
-    pub fn tcp_bulk(station: u16, direction: Direction) -> FlowSpec {
+    pub fn tcp_bulk(station: StationId, direction: Direction) -> FlowSpec {
         FlowSpec::new(
             station,
             direction,

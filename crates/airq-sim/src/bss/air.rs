@@ -160,13 +160,13 @@ impl Simulation {
                 (NodeId::Ap, NodeId::Ap) => unreachable!("the AP does not send to itself"),
             };
             let uplink = ppdu.src != NodeId::Ap;
-            let error = self.scenario.stations[station as usize].mpdu_error;
+            let error = self.scenario.stations[station.index()].mpdu_error;
             let mut received = 0;
             for mpdu in &mut ppdu.mpdus {
-                mpdu.ok = !collision && !self.error_rngs[station as usize].chance(error);
+                mpdu.ok = !collision && !self.error_rngs[station.index()].chance(error);
                 received += usize::from(mpdu.ok);
             }
-            let m = &mut self.metrics.stations[station as usize];
+            let m = &mut self.metrics.stations[station.index()];
             let failures = (ppdu.mpdus.len() - received) as u64;
             let mpdus = ppdu.mpdus.len();
             if uplink {
@@ -217,6 +217,6 @@ fn tx_path<'a>(
 ) -> &'a mut dyn TxPath {
     match node {
         NodeId::Ap => ap,
-        NodeId::Sta(s) => &mut stations[s as usize],
+        NodeId::Sta(s) => &mut stations[s.index()],
     }
 }

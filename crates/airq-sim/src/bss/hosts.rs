@@ -11,15 +11,15 @@ use crate::metrics::RttSample;
 use crate::net::flow_hash::{flow_hash, FiveTuple, PROTO_ICMP, PROTO_TCP, PROTO_UDP};
 use crate::net::packet::{FlowIndex, NodeId, Payload, SimPacket};
 use crate::net::wired::{TOWARDS_AP, TOWARDS_SERVER};
-use airq::{Ecn, Instant, Tid};
+use airq::{Ecn, Instant, StationId, Tid};
 
 /// The server's IPv4 address (10.0.0.1); station `i` is 10.0.1.(i + 1) and so on.
 const SERVER_ADDRESS: u32 = 0x0a00_0001;
 const STATION_ADDRESS_BASE: u32 = 0x0a00_0101;
 
 /// The address of station `station`.
-fn station_address(station: u16) -> u32 {
-    STATION_ADDRESS_BASE + u32::from(station)
+fn station_address(station: StationId) -> u32 {
+    STATION_ADDRESS_BASE + station.0
 }
 
 /// The 5-tuple of a packet of connection `conn` of `flow`: the station's end has an
@@ -55,7 +55,7 @@ fn five_tuple(spec: &FlowSpec, flow: u32, conn: u32, uplink: bool) -> FiveTuple 
 /// station) or not: the station it leaves or reaches, whether it goes up, and the
 /// station the AP relays it to. Between two stations both ways start with an uplink
 /// hop, from whichever end sends.
-fn first_hop(spec: &FlowSpec, uplink: bool) -> (u16, bool, Option<u16>) {
+fn first_hop(spec: &FlowSpec, uplink: bool) -> (StationId, bool, Option<StationId>) {
     match spec.peer() {
         Some(peer) if uplink => (spec.station, true, Some(peer)),
         Some(peer) => (peer, true, Some(spec.station)),
@@ -101,7 +101,7 @@ impl Simulation {
                 let result = self.ap.enqueue(packet, self.now, &mut self.out);
                 debug_assert!(result.is_ok(), "flows are checked against the stations");
             }
-            NodeId::Sta(s) => self.stations[s as usize].enqueue(packet, self.now, &mut self.out),
+            NodeId::Sta(s) => self.stations[s.index()].enqueue(packet, self.now, &mut self.out),
         }
     }
 
@@ -255,7 +255,7 @@ impl Simulation {
         );
         for (packet, cause) in out.dropped.drain(..) {
             self.left_sender(&packet);
-            self.metrics.stations[packet.station as usize].drops[cause as usize] += 1;
+            self.metrics.stations[packet.station.index()].drops[cause as usize] += 1;
         }
         self.out = out;
     }
@@ -272,8 +272,8 @@ impl Simulation {
     /// go in order.
     pub(super) fn receive_at_recipient(&mut self, src: NodeId, dst: NodeId, tid: Tid) {
         let recipient = match (src, dst) {
-            (NodeId::Ap, NodeId::Sta(s)) => &mut self.station_rx[usize::from(s)],
-            (NodeId::Sta(s), NodeId::Ap) => &mut self.ap_rx[usize::from(s)],
+            (NodeId::Ap, NodeId::Sta(s)) => &mut self.station_rx[s.index()],
+            (NodeId::Sta(s), NodeId::Ap) => &mut self.ap_rx[s.index()],
             _ => unreachable!("every exchange is between the AP and a station"),
         };
         let buffer = recipient.tid(tid);
@@ -296,7 +296,7 @@ impl Simulation {
     /// down to the station it is relayed to.
     fn delivered(&mut self, mut packet: SimPacket) {
         self.left_sender(&packet);
-        let m = &mut self.metrics.stations[packet.station as usize];
+        let m = &mut self.metrics.stations[packet.station.index()];
         if packet.uplink {
             m.rx_bytes_up += u64::from(packet.len_bytes);
             m.rx_packets_up += 1;
@@ -317,7 +317,7 @@ impl Simulation {
     /// any downlink packet, keeping the TID it was received with. The uplink hop's
     /// delay counts as the source station's, as the server's reception does for an
     /// uplink packet.
-    fn relay(&mut self, mut packet: SimPacket, peer: u16) {
+    fn relay(&mut self, mut packet: SimPacket, peer: StationId) {
         self.record_delay(&packet);
         packet.station = peer;
         packet.uplink = false;
@@ -328,7 +328,7 @@ impl Simulation {
     /// station.
     fn record_delay(&mut self, packet: &SimPacket) {
         let delay = self.now - packet.created;
-        let m = &mut self.metrics.stations[packet.station as usize];
+        let m = &mut self.metrics.stations[packet.station.index()];
         m.delay_sum += delay;
         m.delay_max = m.delay_max.max(delay);
     }
@@ -400,7 +400,8 @@ mod tests {
 
     #[test]
     fn a_station_to_station_ping_goes_from_the_station_to_its_peer() {
-        let spec = FlowSpec::station_ping(0, 2, Duration::from_millis(100));
+        let (s0, s2) = (StationId(0), StationId(2));
+        let spec = FlowSpec::station_ping(s0, s2, Duration::from_millis(100));
         let request = five_tuple(&spec, 3, 0, true);
         // ICMP from 10.0.1.1 to 10.0.1.3.
         assert_eq!(
@@ -409,10 +410,10 @@ mod tests {
         );
         assert_eq!(five_tuple(&spec, 3, 0, false), request.reversed());
         // Both ways start uplink, from the end that sends, relayed to the other.
-        assert_eq!(first_hop(&spec, true), (0, true, Some(2)));
-        assert_eq!(first_hop(&spec, false), (2, true, Some(0)));
-        let server = FlowSpec::ping(0, Duration::from_millis(100));
+        assert_eq!(first_hop(&spec, true), (s0, true, Some(s2)));
+        assert_eq!(first_hop(&spec, false), (s2, true, Some(s0)));
+        let server = FlowSpec::ping(s0, Duration::from_millis(100));
         assert_eq!(five_tuple(&server, 3, 0, false).src, SERVER_ADDRESS);
-        assert_eq!(first_hop(&server, false), (0, false, None));
+        assert_eq!(first_hop(&server, false), (s0, false, None));
     }
 }

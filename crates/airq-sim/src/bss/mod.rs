@@ -32,7 +32,7 @@ use crate::net::wired::{WireDirection, TOWARDS_SERVER};
 use crate::station::{StationTx, STATION_QUEUE_PACKETS};
 use crate::transport::tcp::{Outgoing, Segment, TcpConfigError};
 use airq::phy::ack_duration;
-use airq::{Duration, Instant};
+use airq::{Duration, Instant, StationId};
 
 /// The default stall threshold: 100 ms of an idle medium while the AP holds frames no
 /// policy holds back. Far above any legitimate gap (the longest PPDU is 5.5 ms, the
@@ -123,7 +123,7 @@ pub enum SimError {
     /// A flow names a station the BSS does not have.
     UnknownStation {
         flow: usize,
-        station: u16,
+        station: StationId,
         stations: usize,
     },
     /// A CBR flow with a zero rate, or a ping with a zero interval.
@@ -133,13 +133,13 @@ pub enum SimError {
     /// A station-to-station ping names a peer the BSS does not have.
     UnknownPeer {
         flow: usize,
-        peer: u16,
+        peer: StationId,
         stations: usize,
     },
     /// A station-to-station ping names its own station as the peer.
     PeerIsItself {
         flow: usize,
-        station: u16,
+        station: StationId,
     },
     /// A station-to-station ping that is not [`Direction::Uplink`]: its station sends
     /// the requests.
@@ -167,7 +167,7 @@ impl std::fmt::Display for SimError {
                 stations,
             } => write!(
                 f,
-                "flow {flow} is for station {station}, but the BSS has {stations} stations"
+                "flow {flow} is for {station}, but the BSS has {stations} stations"
             ),
             SimError::ZeroRate { flow } => write!(
                 f,
@@ -179,11 +179,11 @@ impl std::fmt::Display for SimError {
                 stations,
             } => write!(
                 f,
-                "flow {flow} pings station {peer}, but the BSS has {stations} stations"
+                "flow {flow} pings {peer}, but the BSS has {stations} stations"
             ),
             SimError::PeerIsItself { flow, station } => write!(
                 f,
-                "flow {flow}: station {station} cannot ping itself; the peer of a \
+                "flow {flow}: {station} cannot ping itself; the peer of a \
                  station-to-station ping is another station"
             ),
             SimError::PeerPingNotUplink { flow } => write!(
@@ -254,7 +254,7 @@ impl Simulation {
     pub fn new(scenario: BssScenario, ap: &ApConfig) -> Result<Simulation, SimError> {
         let stations_count = scenario.stations.len();
         for (flow, spec) in scenario.flows.iter().enumerate() {
-            if usize::from(spec.station) >= stations_count {
+            if spec.station.index() >= stations_count {
                 return Err(SimError::UnknownStation {
                     flow,
                     station: spec.station,
@@ -273,7 +273,7 @@ impl Simulation {
                 return Err(SimError::ZeroRate { flow });
             }
             if let Some(peer) = spec.peer() {
-                if usize::from(peer) >= stations_count {
+                if peer.index() >= stations_count {
                     return Err(SimError::UnknownPeer {
                         flow,
                         peer,
@@ -305,11 +305,12 @@ impl Simulation {
         let root = RngRoot::new(scenario.seed);
         let n = scenario.stations.len();
         let bss = &scenario.bss;
+        let queue_packets = scenario.station_queue_packets;
         let stations = scenario
             .stations
             .iter()
             .enumerate()
-            .map(|(i, link)| StationTx::new(i as u16, bss, link, scenario.station_queue_packets))
+            .map(|(i, link)| StationTx::new(StationId(i as u32), bss, link, queue_packets))
             .collect();
         let lowest_ack = ack_duration(&bss.beacon_rate, bss.band);
         let edca = bss.edca;
@@ -370,10 +371,7 @@ impl Simulation {
             stations: vec![StationMetrics::default(); n],
             flows: flows
                 .iter()
-                .map(|f| FlowMetrics {
-                    station: f.spec.station,
-                    ..FlowMetrics::default()
-                })
+                .map(|f| FlowMetrics::new(f.spec.station))
                 .collect(),
             ..Metrics::default()
         };
@@ -500,7 +498,7 @@ impl Simulation {
         if self.idle_since != Some(since) {
             return;
         }
-        for station in 0..self.ap.station_count() as u16 {
+        for station in (0..self.ap.station_count() as u32).map(StationId) {
             let held = self.ap.station_backlog(station).map_or(0, |b| b.packets());
             if held > 0 && !self.ap.limit_holds_back(station, self.now) {
                 self.metrics.stalls.push(Stall {

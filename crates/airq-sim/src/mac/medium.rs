@@ -25,7 +25,7 @@ use crate::engine::rng::RngStream;
 use crate::mac::edca::EdcaAcParams;
 use crate::net::packet::NodeId;
 use airq::phy::MacTiming;
-use airq::{Ac, Duration, Instant};
+use airq::{Ac, Duration, Instant, StationId};
 
 /// EDCAFs per node: the four ACs and the AP's beacon function.
 pub const EDCAFS_PER_NODE: usize = Ac::COUNT + 1;
@@ -70,7 +70,7 @@ impl EdcafId {
     pub fn node(self) -> NodeId {
         match self.0 as usize / EDCAFS_PER_NODE {
             0 => NodeId::Ap,
-            n => NodeId::Sta((n - 1) as u16),
+            n => NodeId::Sta(StationId((n - 1) as u32)),
         }
     }
 

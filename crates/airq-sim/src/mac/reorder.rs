@@ -107,7 +107,7 @@ mod tests {
         SimPacket {
             id,
             flow: crate::net::packet::FlowIndex(0),
-            station: 0,
+            station: airq::StationId(0),
             uplink: false,
             relay_to: None,
             len_bytes: 1500,

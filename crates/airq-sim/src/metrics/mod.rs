@@ -6,7 +6,7 @@ pub mod distribution;
 use crate::apps::voip_stats::VoipStats;
 use crate::mac::txpath::DropCause;
 use crate::transport::tcp::TcpStats;
-use airq::Duration;
+use airq::{Duration, StationId};
 
 /// Per-station counters; "down" is AP → station, "up" station → AP.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -74,9 +74,9 @@ pub struct RttSample {
 }
 
 /// Per-flow measurements, at the application.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct FlowMetrics {
-    pub station: u16,
+    pub station: StationId,
     /// Application payload bytes delivered to the receiving application (UDP payloads,
     /// in-order TCP data): the flow's goodput.
     pub rx_bytes: u64,
@@ -89,6 +89,21 @@ pub struct FlowMetrics {
     pub tcp: Option<TcpCounters>,
     /// Load times of the web pages completed, in order.
     pub page_loads: Vec<Duration>,
+}
+
+impl FlowMetrics {
+    /// A flow of `station` that has measured nothing yet.
+    pub fn new(station: StationId) -> FlowMetrics {
+        FlowMetrics {
+            station,
+            rx_bytes: 0,
+            rx_packets: 0,
+            rtt: Vec::new(),
+            voip: None,
+            tcp: None,
+            page_loads: Vec::new(),
+        }
+    }
 }
 
 /// What a flow's TCP endpoints counted.
@@ -214,11 +229,11 @@ pub struct Metrics {
 
 impl Metrics {
     /// Goodput of a station's flows (both directions, application bytes) in Mbit/s.
-    pub fn goodput_mbps(&self, station: usize) -> f64 {
+    pub fn goodput_mbps(&self, station: StationId) -> f64 {
         let bytes = self
             .flows
             .iter()
-            .filter(|f| usize::from(f.station) == station)
+            .filter(|f| f.station == station)
             .map(|f| f.rx_bytes)
             .sum();
         self.mbps(bytes)
@@ -271,7 +286,7 @@ pub fn jain(x: &[f64]) -> f64 {
 /// be woken), recorded so that no result built on it passes unnoticed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stall {
-    pub station: u16,
+    pub station: StationId,
     pub idle_since: Duration,
     pub detected_at: Duration,
 }

@@ -4,14 +4,14 @@
 //! so that delay can be measured end to end.
 
 use crate::transport::tcp::Segment;
-use airq::{Ecn, Instant, Packet, Tid};
+use airq::{Ecn, Instant, Packet, StationId, Tid};
 
-/// A node of the BSS: the AP or a station (index from 0). The wired server is not a
+/// A node of the BSS: the AP or a station (numbered from 0). The wired server is not a
 /// node of the radio: it is reached through the AP.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum NodeId {
     Ap,
-    Sta(u16),
+    Sta(StationId),
 }
 
 impl NodeId {
@@ -19,7 +19,7 @@ impl NodeId {
     pub fn index(self) -> usize {
         match self {
             NodeId::Ap => 0,
-            NodeId::Sta(i) => 1 + i as usize,
+            NodeId::Sta(s) => 1 + s.index(),
         }
     }
 }
@@ -54,13 +54,13 @@ pub struct SimPacket {
     pub flow: FlowIndex,
     /// The station at the wireless end of the packet (source of an uplink packet,
     /// destination of a downlink one).
-    pub station: u16,
+    pub station: StationId,
     /// Uplink (station → AP → server) or downlink.
     pub uplink: bool,
     /// On the uplink hop of a packet between two stations: the station the AP relays it
     /// to. The AP then sends it down to that station (which becomes `station`) instead
     /// of on to the server.
-    pub relay_to: Option<u16>,
+    pub relay_to: Option<StationId>,
     /// IP packet length.
     pub len_bytes: u32,
     pub tid: Tid,

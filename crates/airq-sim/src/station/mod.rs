@@ -7,7 +7,7 @@ use crate::mac::link::{BssConfig, StationLink};
 use crate::mac::tid_tx::{AggregateLimits, Completion, TidTx};
 use crate::mac::txpath::{DropCause, TxOutcome, TxOutput, TxPath};
 use crate::net::packet::{NodeId, SimPacket};
-use airq::{Ac, Duration, Instant, Tid};
+use airq::{Ac, Duration, Instant, StationId, Tid};
 use std::collections::VecDeque;
 
 /// Packets a station's queues hold (`txqueuelen` 1000 of pfifo_fast).
@@ -26,9 +26,14 @@ pub struct StationTx {
 }
 
 impl StationTx {
-    pub fn new(index: u16, bss: &BssConfig, link: &StationLink, limit_packets: usize) -> Self {
+    pub fn new(
+        station: StationId,
+        bss: &BssConfig,
+        link: &StationLink,
+        limit_packets: usize,
+    ) -> Self {
         StationTx {
-            id: NodeId::Sta(index),
+            id: NodeId::Sta(station),
             bss: bss.clone(),
             link: link.clone(),
             limit_packets,

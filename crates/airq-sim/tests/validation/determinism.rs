@@ -1,6 +1,6 @@
 //! Same scenario and seed ⇒ identical results; another seed ⇒ different ones.
 
-use airq::{Duration, Instant};
+use airq::{Duration, Instant, StationId};
 use airq_sim::ap::ApConfig;
 use airq_sim::apps::traffic::{App, Direction, FlowSpec, Load};
 use airq_sim::bss::Simulation;
@@ -9,10 +9,10 @@ use airq_sim::testbed::three_stations;
 
 fn run(seed: u64) -> Metrics {
     let mut flows: Vec<FlowSpec> = (0..3)
-        .map(|s| FlowSpec::saturated(s, Direction::Uplink))
+        .map(|s| FlowSpec::saturated(StationId(s), Direction::Uplink))
         .collect();
     flows.push(FlowSpec::new(
-        1,
+        StationId(1),
         Direction::Uplink,
         App::Udp {
             load: Load::Cbr {
@@ -21,7 +21,7 @@ fn run(seed: u64) -> Metrics {
             payload_bytes: 172,
         },
     ));
-    flows.push(FlowSpec::ping(2, Duration::from_millis(100)));
+    flows.push(FlowSpec::ping(StationId(2), Duration::from_millis(100)));
     let mut scenario = three_stations(flows);
     for link in &mut scenario.stations {
         link.mpdu_error = 0.1;

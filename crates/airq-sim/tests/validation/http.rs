@@ -2,7 +2,7 @@
 //! a FIFO filled by a download to the same station it takes far longer than with FQ-MAC,
 //! where the page's new connections get their own queues.
 
-use airq::{Duration, Instant};
+use airq::{Duration, Instant, StationId};
 use airq_sim::ap::ApConfig;
 use airq_sim::apps::traffic::{App, Direction, FlowSpec, WebPage};
 use airq_sim::bss::Simulation;
@@ -19,9 +19,9 @@ fn run(preset: &str, loaded: bool, keep_alive: bool) -> Metrics {
         config: TcpConfig::default(),
         page,
     };
-    let mut flows = vec![FlowSpec::new(0, Direction::Downlink, web)];
+    let mut flows = vec![FlowSpec::new(StationId(0), Direction::Downlink, web)];
     if loaded {
-        flows.extend((0..3).map(|s| FlowSpec::tcp_bulk(s, Direction::Downlink)));
+        flows.extend((0..3).map(|s| FlowSpec::tcp_bulk(StationId(s), Direction::Downlink)));
     }
     let mut sim =
         Simulation::new(three_stations(flows), &ApConfig::preset(preset).unwrap()).unwrap();

@@ -5,7 +5,7 @@
 //! ones, each request and reply relayed through the AP's queues.
 
 use airq::phy::ack_duration;
-use airq::{Ac, Duration, Instant};
+use airq::{Ac, Duration, Instant, StationId};
 use airq_sim::ap::ApConfig;
 use airq_sim::apps::traffic::{Direction, FlowSpec};
 use airq_sim::bss::{BssScenario, SimError, Simulation};
@@ -14,9 +14,9 @@ use airq_sim::metrics::Metrics;
 use airq_sim::testbed::three_stations;
 
 fn run(preset: &str, loaded: bool) -> Metrics {
-    let mut flows = vec![FlowSpec::ping(0, Duration::from_millis(100))];
+    let mut flows = vec![FlowSpec::ping(StationId(0), Duration::from_millis(100))];
     if loaded {
-        flows.extend((0..3).map(|s| FlowSpec::saturated(s, Direction::Downlink)));
+        flows.extend((0..3).map(|s| FlowSpec::saturated(StationId(s), Direction::Downlink)));
     }
     run_flows(preset, three_stations(flows))
 }
@@ -73,7 +73,7 @@ const INTERVAL: Duration = Duration::from_millis(100);
 /// The first fast station pings the second (both HT MCS15) every 100 ms for 5 s, with
 /// `load` beside it.
 fn station_ping(preset: &str, load: Vec<FlowSpec>) -> Metrics {
-    let mut flows = vec![FlowSpec::station_ping(0, 1, INTERVAL)];
+    let mut flows = vec![FlowSpec::station_ping(StationId(0), StationId(1), INTERVAL)];
     flows.extend(load);
     run_flows(preset, three_stations(flows))
 }
@@ -82,7 +82,11 @@ fn station_ping(preset: &str, load: Vec<FlowSpec>) -> Metrics {
 fn idle_station_to_station_ping_is_four_exchanges_without_the_wire() {
     let s2s = station_ping("fifo", Vec::new());
     let server = run("fifo", false);
-    assert_eq!(s2s.flows[0].station, 0, "the RTT is the source's");
+    assert_eq!(
+        s2s.flows[0].station,
+        StationId(0),
+        "the RTT is the source's"
+    );
     // Requests at 0, 100, ..., 4900 ms, each answered in about a millisecond.
     assert_eq!(s2s.flows[0].rtt.len(), 50);
     // Each way: up to the AP, then down to the other station, every hop at least AIFS,
@@ -140,7 +144,7 @@ fn a_relayed_packet_counts_once_for_each_hop() {
 
 #[test]
 fn station_to_station_ping_under_a_download_to_the_peer_shows_the_aps_queueing() {
-    let load = || vec![FlowSpec::tcp_bulk(1, Direction::Downlink)];
+    let load = || vec![FlowSpec::tcp_bulk(StationId(1), Direction::Downlink)];
     // Behind a FIFO both relayed hops wait in the qdisc the download fills.
     let fifo = station_ping("fifo", load());
     let fifo_ms = median_rtt_ms(&fifo);
@@ -161,8 +165,8 @@ fn station_to_station_ping_under_a_download_to_the_peer_shows_the_aps_queueing()
 fn station_to_station_ping_is_deterministic() {
     let rtts = |seed: u64| {
         let mut scenario = three_stations(vec![
-            FlowSpec::station_ping(0, 1, INTERVAL),
-            FlowSpec::tcp_bulk(1, Direction::Downlink),
+            FlowSpec::station_ping(StationId(0), StationId(1), INTERVAL),
+            FlowSpec::tcp_bulk(StationId(1), Direction::Downlink),
         ]);
         for link in &mut scenario.stations {
             link.mpdu_error = 0.1;
@@ -186,23 +190,23 @@ fn a_ping_to_itself_or_to_no_station_is_refused() {
         .err()
     };
     assert_eq!(
-        refused(FlowSpec::station_ping(1, 1, INTERVAL)),
+        refused(FlowSpec::station_ping(StationId(1), StationId(1), INTERVAL)),
         Some(SimError::PeerIsItself {
             flow: 0,
-            station: 1
+            station: StationId(1)
         })
     );
     assert_eq!(
-        refused(FlowSpec::station_ping(0, 3, INTERVAL)),
+        refused(FlowSpec::station_ping(StationId(0), StationId(3), INTERVAL)),
         Some(SimError::UnknownPeer {
             flow: 0,
-            peer: 3,
+            peer: StationId(3),
             stations: 3
         })
     );
     let downlink = FlowSpec {
         direction: Direction::Downlink,
-        ..FlowSpec::station_ping(0, 1, INTERVAL)
+        ..FlowSpec::station_ping(StationId(0), StationId(1), INTERVAL)
     };
     assert_eq!(
         refused(downlink),

@@ -1,7 +1,7 @@
 //! The experiment Bianchi's and Heusse's papers share: every station saturated with
 //! uplink packets of one size, the AP only receiving.
 
-use airq::{Duration, Instant};
+use airq::{Duration, Instant, StationId};
 use airq_sim::ap::ApConfig;
 use airq_sim::apps::traffic::{App, Direction, FlowSpec, Load, UDP_IP_HEADER_BYTES};
 use airq_sim::bss::{BssScenario, Simulation};
@@ -14,10 +14,10 @@ pub fn uplink_throughputs(
     packet_bytes: u32,
     seconds: u64,
 ) -> Vec<f64> {
-    let flows = (0..stations.len() as u16)
+    let flows = (0..stations.len() as u32)
         .map(|s| {
             FlowSpec::new(
-                s,
+                StationId(s),
                 Direction::Uplink,
                 App::Udp {
                     load: Load::Saturated { backlog_packets: 4 },

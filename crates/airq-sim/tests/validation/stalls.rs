@@ -2,7 +2,7 @@
 //! without a stall, and a host too slow to answer the firmware is caught.
 
 use airq::airtime::SchedulingMode;
-use airq::{Duration, Instant};
+use airq::{Duration, Instant, StationId};
 use airq_sim::ap::{ApConfig, DriverConfig, SchedulerConfig};
 use airq_sim::apps::traffic::{Direction, FlowSpec};
 use airq_sim::bss::{BssScenario, Simulation};
@@ -18,9 +18,9 @@ fn run(scenario: BssScenario, config: &ApConfig, secs: u64) -> Metrics {
 /// A TCP download and a ping to each station of the 3-station testbed.
 fn loaded() -> BssScenario {
     let mut flows: Vec<FlowSpec> = (0..3)
-        .map(|s| FlowSpec::tcp_bulk(s, Direction::Downlink))
+        .map(|s| FlowSpec::tcp_bulk(StationId(s), Direction::Downlink))
         .collect();
-    flows.extend((0..3).map(|s| FlowSpec::ping(s, Duration::from_millis(200))));
+    flows.extend((0..3).map(|s| FlowSpec::ping(StationId(s), Duration::from_millis(200))));
     three_stations(flows)
 }
 
@@ -43,8 +43,8 @@ fn every_preset_driver_and_mode_runs_without_a_stall() {
                 let m = run(loaded(), &config, 2);
                 let label = format!("{name} {:?} {:?}", config.driver, config.scheduler);
                 assert_eq!(m.stalls, [], "{label}");
-                for s in 0..3 {
-                    assert!(m.goodput_mbps(s) > 0.1, "{label}: station {s} gets nothing");
+                for s in (0..3).map(StationId) {
+                    assert!(m.goodput_mbps(s) > 0.1, "{label}: {s} gets nothing");
                 }
             }
         }
@@ -57,7 +57,10 @@ fn every_preset_driver_and_mode_runs_without_a_stall() {
 #[test]
 fn a_host_too_slow_for_the_firmware_is_a_stall() {
     let scenario = || {
-        let mut s = three_stations(vec![FlowSpec::ping(0, Duration::from_millis(1000))]);
+        let mut s = three_stations(vec![FlowSpec::ping(
+            StationId(0),
+            Duration::from_millis(1000),
+        )]);
         s.stall_after = Some(Duration::from_millis(20));
         s
     };
@@ -72,7 +75,7 @@ fn a_host_too_slow_for_the_firmware_is_a_stall() {
     let stalls = run(scenario(), &slow, 3).stalls;
     assert!(!stalls.is_empty());
     for s in &stalls {
-        assert_eq!(s.station, 0);
+        assert_eq!(s.station, StationId(0));
         assert!(s.detected_at >= s.idle_since + Duration::from_millis(20));
     }
 }

@@ -2,7 +2,7 @@
 //! with a TCP download and a ping to each station, 30 s, under each AP design. The
 //! orderings and ratios of "Ending the anomaly" (Figures 2-4) are asserted, not values.
 
-use airq::{Duration, Instant};
+use airq::{Duration, Instant, StationId};
 use airq_sim::ap::{ApConfig, DriverConfig};
 use airq_sim::apps::traffic::{Direction, FlowSpec};
 use airq_sim::bss::Simulation;
@@ -17,8 +17,8 @@ struct Run {
 }
 
 impl Run {
-    fn goodput(&self, station: usize) -> f64 {
-        self.metrics.goodput_mbps(station)
+    fn goodput(&self, station: u32) -> f64 {
+        self.metrics.goodput_mbps(StationId(station))
     }
 
     fn total(&self) -> f64 {
@@ -36,9 +36,9 @@ fn run(preset: &str) -> Run {
 
 fn run_config(config: ApConfig) -> Run {
     let mut flows: Vec<FlowSpec> = (0..3)
-        .map(|s| FlowSpec::tcp_bulk(s, Direction::Downlink))
+        .map(|s| FlowSpec::tcp_bulk(StationId(s), Direction::Downlink))
         .collect();
-    flows.extend((0..3).map(|s| FlowSpec::ping(s, Duration::from_millis(200))));
+    flows.extend((0..3).map(|s| FlowSpec::ping(StationId(s), Duration::from_millis(200))));
     let mut sim = Simulation::new(three_stations(flows), &config).unwrap();
     sim.run_until(Instant::ZERO + Duration::from_secs(30));
     let metrics = sim.metrics().clone();

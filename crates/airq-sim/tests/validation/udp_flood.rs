@@ -2,7 +2,7 @@
 //! station — the seeds' 3-station testbed — under each AP design: airtime fairness
 //! gives equal airtime shares; the round-robin designs let the slow station take most.
 
-use airq::{Duration, Instant};
+use airq::{Duration, Instant, StationId};
 use airq_sim::ap::ApConfig;
 use airq_sim::apps::traffic::{Direction, FlowSpec};
 use airq_sim::bss::Simulation;
@@ -11,7 +11,7 @@ use airq_sim::testbed::three_stations;
 
 fn run(preset: &str, seed: u64) -> Metrics {
     let flows = (0..3)
-        .map(|s| FlowSpec::saturated(s, Direction::Downlink))
+        .map(|s| FlowSpec::saturated(StationId(s), Direction::Downlink))
         .collect();
     let mut scenario = three_stations(flows);
     scenario.seed = seed;
@@ -27,7 +27,7 @@ fn describe(preset: &str, m: &Metrics) -> String {
         s += &format!(
             "sta{i} {:.1}% {:.2} Mbit/s; ",
             share * 100.0,
-            m.goodput_mbps(i)
+            m.goodput_mbps(StationId(i as u32))
         );
     }
     s + &format!("Jain {:.4}", jain(&shares))
@@ -53,7 +53,10 @@ fn fifo_designs_give_the_slow_station_most_airtime() {
         let text = describe(preset, &m);
         println!("{text}");
         assert!(shares[2] > 0.5, "{text}");
-        assert!(m.goodput_mbps(2) < m.goodput_mbps(0), "{text}");
+        assert!(
+            m.goodput_mbps(StationId(2)) < m.goodput_mbps(StationId(0)),
+            "{text}"
+        );
     }
 }
 

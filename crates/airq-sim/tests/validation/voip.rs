@@ -2,7 +2,7 @@
 //! it is toll quality; beside a saturated download behind a FIFO it survives only when
 //! marked EF, which Linux maps to the voice AC with its own queue and EDCA priority.
 
-use airq::{Duration, Instant};
+use airq::{Duration, Instant, StationId};
 use airq_sim::ap::ApConfig;
 use airq_sim::apps::traffic::{Direction, FlowSpec};
 use airq_sim::bss::Simulation;
@@ -15,14 +15,14 @@ use airq_sim::testbed::three_stations;
 fn call(preset: &str, ef: bool, loaded: bool) -> [VoipSummary; 2] {
     let mut flows = Vec::new();
     for direction in [Direction::Downlink, Direction::Uplink] {
-        let mut leg = FlowSpec::voip(2, direction);
+        let mut leg = FlowSpec::voip(StationId(2), direction);
         if !ef {
             leg.dscp = BE;
         }
         flows.push(leg);
     }
     if loaded {
-        flows.extend((0..3).map(|s| FlowSpec::saturated(s, Direction::Downlink)));
+        flows.extend((0..3).map(|s| FlowSpec::saturated(StationId(s), Direction::Downlink)));
     }
     let mut sim =
         Simulation::new(three_stations(flows), &ApConfig::preset(preset).unwrap()).unwrap();

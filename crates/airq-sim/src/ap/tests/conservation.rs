@@ -77,7 +77,7 @@ fn configs() -> Vec<(String, ApConfig)> {
         limited.airtime_groups = vec![AirtimeGroup {
             weight_us: 256,
             mode: airq::airtime::GroupMode::Limit,
-            stations: vec![0],
+            stations: vec![StationId(0)],
         }];
         v.push((format!("limit_group_{driver_name}"), limited));
     }
@@ -94,7 +94,7 @@ fn configs() -> Vec<(String, ApConfig)> {
 #[derive(Clone, Debug)]
 enum Op {
     Enqueue {
-        station: u16,
+        station: StationId,
         tid: u8,
         flow: u32,
         len: u32,
@@ -104,21 +104,26 @@ enum Op {
     Start(usize),
     /// Finish the AC's PPDU on the air; MPDU `i` fails if bit `i % 64` is set.
     Finish(usize, u64),
-    Rx(u16, u8, u32),
+    Rx(StationId, u8, u32),
     Advance(u64),
     /// Let time pass to the instant the AP asked to be woken at.
     Wake,
 }
 
+/// One of the three stations of [`run_ops`].
+fn station() -> impl Strategy<Value = StationId> {
+    (0..3u32).prop_map(StationId)
+}
+
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
-        8 => (0..3u16, 0..8u8, 0..4u32, 40..1500u32, any::<bool>()).prop_map(
+        8 => (station(), 0..8u8, 0..4u32, 40..1500u32, any::<bool>()).prop_map(
             |(station, tid, flow, len, ect)| Op::Enqueue { station, tid, flow, len, ect }
         ),
         3 => (0..4usize).prop_map(Op::Start),
         3 => (0..4usize, prop_oneof![Just(0u64), any::<u64>(), Just(u64::MAX)])
             .prop_map(|(ac, mask)| Op::Finish(ac, mask)),
-        1 => (0..3u16, 0..8u8, 1..3000u32).prop_map(|(s, t, us)| Op::Rx(s, t, us)),
+        1 => (station(), 0..8u8, 1..3000u32).prop_map(|(s, t, us)| Op::Rx(s, t, us)),
         2 => (0..30u64).prop_map(Op::Advance),
         2 => Just(Op::Wake),
     ]
@@ -233,11 +238,11 @@ fn every_preset_builds_and_drains() {
         let links = [slow_link(), fast_link()];
         let mut ap = ap(&config, &links);
         let (mut src, mut out, mut now) = (Source::default(), TxOutput::default(), Instant::ZERO);
-        for i in 0..300 {
+        for i in 0..300u32 {
             let p = src.packet(
-                i % 2,
-                [0, 6, 1, 4][usize::from(i % 4)],
-                u32::from(i % 3),
+                StationId(i % 2),
+                [0, 6, 1, 4][(i % 4) as usize],
+                i % 3,
                 1500,
             );
             ap.enqueue(p, now, &mut out).unwrap();

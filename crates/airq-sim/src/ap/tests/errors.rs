@@ -68,7 +68,7 @@ fn bad_configurations_are_errors_not_panics() {
     check(
         ApConfig {
             airtime_weights: vec![StationWeight {
-                station: 1,
+                station: StationId(1),
                 weight_us: 0,
             }],
             ..base.clone()
@@ -78,17 +78,17 @@ fn bad_configurations_are_errors_not_panics() {
     check(
         ApConfig {
             airtime_weights: vec![StationWeight {
-                station: 2,
+                station: StationId(2),
                 weight_us: 100,
             }],
             ..base.clone()
         },
         "airtime weight for station 2, but the BSS has 2 stations",
     );
-    let group = |weight_us, stations: Vec<u16>| AirtimeGroup {
+    let group = |weight_us, stations: Vec<u32>| AirtimeGroup {
         weight_us,
         mode: airq::airtime::GroupMode::Share,
-        stations,
+        stations: stations.into_iter().map(StationId).collect(),
     };
     check(
         ApConfig {
@@ -151,7 +151,7 @@ fn unknown_station_packets_are_handed_back() {
     let mut src = Source::default();
     let e = ap
         .enqueue(
-            src.packet(1, 0, 1, 100),
+            src.packet(StationId(1), 0, 1, 100),
             Instant::ZERO,
             &mut TxOutput::default(),
         )

@@ -10,21 +10,21 @@ fn aql_bounds_each_stations_firmware_airtime() {
     let mut ap = ap(&config, &links);
     let (mut src, mut out, mut now) = (Source::default(), TxOutput::default(), Instant::ZERO);
     let high = u64::from(AqlParams::default().limits[Ac::Be.index()].aql_limit_high_us);
-    let one_packet = |s: u16| {
-        let aql = ap_aql_estimate(&links[usize::from(s)], 1500);
+    let one_packet = |s: StationId| {
+        let aql = ap_aql_estimate(&links[s.index()], 1500);
         u64::from(aql)
     };
     let mut peak = [0u64; 3];
     for step in 0..3000u32 {
-        for s in 0..3u16 {
+        for s in (0..3).map(StationId) {
             while ap.station_backlog(s).unwrap().mac_packets < 100 {
                 ap.enqueue(src.packet(s, 0, step % 2, 1500), now, &mut out)
                     .unwrap();
             }
             let below = ap.station_backlog(s).unwrap().driver_airtime_us;
             assert_eq!(below, ap.aql_station_pending_us(s, Ac::Be));
-            assert!(below <= high + one_packet(s), "station {s}: {below} us");
-            peak[usize::from(s)] = peak[usize::from(s)].max(below);
+            assert!(below <= high + one_packet(s), "{s}: {below} us");
+            peak[s.index()] = peak[s.index()].max(below);
         }
         transmit(&mut ap, Ac::Be, &mut now, &mut out, |i| i % 7 == 3);
         out.clear();
@@ -53,8 +53,12 @@ fn firmware_without_aql_takes_its_full_1424_frames() {
     let mut ap = ap(&config, &[slow_link()]);
     let (mut src, mut out) = (Source::default(), TxOutput::default());
     for _ in 0..3000 {
-        ap.enqueue(src.packet(0, 0, 1, 1500), Instant::ZERO, &mut out)
-            .unwrap();
+        ap.enqueue(
+            src.packet(StationId(0), 0, 1, 1500),
+            Instant::ZERO,
+            &mut out,
+        )
+        .unwrap();
     }
     let b = ap.backlog();
     assert_eq!(b.firmware_frames, u64::from(ATH10K_MAX_PENDING_FRAMES));
@@ -77,7 +81,7 @@ fn three_hundred_stations_run_quickly() {
         let mut ap = ap(&preset(name), &links);
         let (mut src, mut out, mut now) = (Source::default(), TxOutput::default(), Instant::ZERO);
         for round in 0..20u32 {
-            for s in 0..300u16 {
+            for s in (0..300).map(StationId) {
                 ap.enqueue(src.packet(s, 0, round % 2, 1500), now, &mut out)
                     .unwrap();
             }

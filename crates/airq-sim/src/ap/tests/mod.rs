@@ -12,7 +12,7 @@ use crate::net::packet::{FlowIndex, SimPacket};
 use airq::aql::AqlParams;
 use airq::fq::FqParams;
 use airq::phy::{Band, ChannelWidth, GuardInterval, Rate};
-use airq::{Ac, Duration, Ecn, Instant, Tid};
+use airq::{Ac, Duration, Ecn, Instant, StationId, Tid};
 use proptest::prelude::*;
 
 mod conservation;
@@ -62,7 +62,7 @@ struct Source {
 }
 
 impl Source {
-    fn packet(&mut self, station: u16, tid: u8, flow: u32, len_bytes: u32) -> SimPacket {
+    fn packet(&mut self, station: StationId, tid: u8, flow: u32, len_bytes: u32) -> SimPacket {
         self.next_id += 1;
         SimPacket {
             id: self.next_id,
@@ -72,7 +72,7 @@ impl Source {
             relay_to: None,
             len_bytes,
             tid: Tid::new(tid).unwrap(),
-            flow_hash: flow.wrapping_mul(0x9E37_79B9) ^ (u32::from(station) << 7),
+            flow_hash: flow.wrapping_mul(0x9E37_79B9) ^ (station.0 << 7),
             ecn: Ecn::NotEct,
             created: Instant::ZERO,
             payload: crate::net::packet::Payload::Udp,
@@ -91,7 +91,7 @@ fn transmit(
     now: &mut Instant,
     out: &mut TxOutput,
     mut fails: impl FnMut(usize) -> bool,
-) -> Option<(u16, Duration)> {
+) -> Option<(StationId, Duration)> {
     if !ap.has_frames(ac) {
         return None;
     }

@@ -7,15 +7,19 @@ fn pfifo_fast_tail_drops_at_1000_packets() {
     let mut ap = ap(&preset("fifo"), &[ht_link()]);
     let (mut src, mut out) = (Source::default(), TxOutput::default());
     for _ in 0..2000 {
-        ap.enqueue(src.packet(0, 0, 1, 1500), Instant::ZERO, &mut out)
-            .unwrap();
+        ap.enqueue(
+            src.packet(StationId(0), 0, 1, 1500),
+            Instant::ZERO,
+            &mut out,
+        )
+        .unwrap();
     }
     let b = ap.backlog().ac[Ac::Be.index()];
     assert_eq!(b.qdisc_packets, u64::from(PFIFO_FAST_LIMIT_PACKETS));
     // ath9k accepts frames until `++pending_frames > txq_max_pending`.
     let below = u64::from(ATH9K_TXQ_MAX_PENDING) + 1;
     assert_eq!(b.mac_packets + b.driver_frames, below);
-    let drops = ap.station_stats(0).unwrap().drops;
+    let drops = ap.station_stats(StationId(0)).unwrap().drops;
     assert_eq!(drops.get(DropCause::QdiscOverlimit), 2000 - 1000 - below);
     assert_eq!(drops.total(), drops.get(DropCause::QdiscOverlimit));
     // The dropped packets are the newest: tail drop.
@@ -29,7 +33,7 @@ fn legacy_driver_stops_pulling_at_its_per_ac_limit() {
     let mut ap = ap(&preset("fifo"), &[ht_link()]);
     let (mut src, mut out, mut now) = (Source::default(), TxOutput::default(), Instant::ZERO);
     for _ in 0..400 {
-        ap.enqueue(src.packet(0, 0, 1, 1500), now, &mut out)
+        ap.enqueue(src.packet(StationId(0), 0, 1, 1500), now, &mut out)
             .unwrap();
     }
     let limit = u64::from(ATH9K_TXQ_MAX_PENDING) + 1;
@@ -39,7 +43,8 @@ fn legacy_driver_stops_pulling_at_its_per_ac_limit() {
     // The two aggregates built as the first packets arrived took one packet each.
     assert_eq!(ap.hw_ampdus(Ac::Be), 2);
     // Another AC is not held back by BE's stopped queue.
-    ap.enqueue(src.packet(0, 6, 2, 200), now, &mut out).unwrap();
+    ap.enqueue(src.packet(StationId(0), 6, 2, 200), now, &mut out)
+        .unwrap();
     assert_eq!(ap.backlog().ac[Ac::Vo.index()].qdisc_packets, 0);
     assert!(ap.has_frames(Ac::Vo));
     // One completed frame: 123 pending is not below the limit, the queue stays stopped.
@@ -60,10 +65,14 @@ fn noqueue_in_front_of_a_stopped_legacy_queue_drops() {
     let mut ap = ap(&config, &[ht_link()]);
     let (mut src, mut out) = (Source::default(), TxOutput::default());
     for _ in 0..200 {
-        ap.enqueue(src.packet(0, 0, 1, 1500), Instant::ZERO, &mut out)
-            .unwrap();
+        ap.enqueue(
+            src.packet(StationId(0), 0, 1, 1500),
+            Instant::ZERO,
+            &mut out,
+        )
+        .unwrap();
     }
-    let drops = ap.station_stats(0).unwrap().drops;
+    let drops = ap.station_stats(StationId(0)).unwrap().drops;
     assert_eq!(
         drops.get(DropCause::QueueFull),
         200 - u64::from(ATH9K_TXQ_MAX_PENDING) - 1
@@ -91,8 +100,12 @@ fn fq_codel_qdisc_drops_from_the_fattest_flow() {
         } else {
             1
         };
-        ap.enqueue(src.packet(0, 0, flow, 1000), Instant::ZERO, &mut out)
-            .unwrap();
+        ap.enqueue(
+            src.packet(StationId(0), 0, flow, 1000),
+            Instant::ZERO,
+            &mut out,
+        )
+        .unwrap();
     }
     // A drop round takes up to 32 packets (min(32, half the flow)) from the fattest flow.
     let held = ap.backlog().ac[Ac::Be.index()].qdisc_packets;
@@ -113,12 +126,12 @@ fn fq_codel_qdisc_codel_drops_a_standing_queue() {
     // once the legacy MAC layer is full the qdisc's sojourn time grows far above 5 ms.
     for _ in 0..3000 {
         for _ in 0..3 {
-            ap.enqueue(src.packet(0, 0, 1, 1500), now, &mut out)
+            ap.enqueue(src.packet(StationId(0), 0, 1, 1500), now, &mut out)
                 .unwrap();
         }
         transmit(&mut ap, Ac::Be, &mut now, &mut out, |_| false);
     }
-    let drops = ap.station_stats(0).unwrap().drops;
+    let drops = ap.station_stats(StationId(0)).unwrap().drops;
     assert!(drops.get(DropCause::QdiscCodel) > 0, "{drops:?}");
     conserved(&ap);
 }

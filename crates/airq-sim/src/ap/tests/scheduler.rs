@@ -10,7 +10,7 @@ fn airtime_shares(config: &ApConfig) -> [f64; 2] {
     let mut ap = ap(config, &links);
     let (mut src, mut out, mut now) = (Source::default(), TxOutput::default(), Instant::ZERO);
     for _ in 0..3000 {
-        for s in 0..2u16 {
+        for s in (0..2).map(StationId) {
             while ap.station_backlog(s).unwrap().mac_packets < 80 {
                 ap.enqueue(src.packet(s, 0, 1, 1500), now, &mut out)
                     .unwrap();
@@ -75,7 +75,7 @@ fn with_the_pull_firmware_the_host_scheduler_decides_airtime() {
         );
         let mut weighted = pull(name);
         weighted.airtime_weights = vec![StationWeight {
-            station: 1,
+            station: StationId(1),
             weight_us: 512,
         }];
         let [slow, fast] = airtime_shares(&weighted);
@@ -90,7 +90,7 @@ fn with_the_pull_firmware_the_host_scheduler_decides_airtime() {
 fn airtime_weights_divide_the_airtime() {
     let mut config = preset("airtime");
     config.airtime_weights = vec![StationWeight {
-        station: 1,
+        station: StationId(1),
         weight_us: 512,
     }];
     let [slow, fast] = airtime_shares(&config);
@@ -108,7 +108,7 @@ fn airtime_groups_divide_the_airtime_by_group_weight() {
     config.airtime_groups = vec![AirtimeGroup {
         weight_us: 512,
         mode: airq::airtime::GroupMode::Share,
-        stations: vec![1],
+        stations: vec![StationId(1)],
     }];
     let [slow, fast] = airtime_shares(&config);
     assert!(
@@ -120,15 +120,20 @@ fn airtime_groups_divide_the_airtime_by_group_weight() {
 #[test]
 fn rx_airtime_is_charged_to_the_station() {
     let mut ap = ap(&preset("airtime"), &[ht_link(), ht_link()]);
-    ap.register_rx_airtime(1, tid(0), Duration::from_micros(700), Instant::ZERO)
-        .unwrap();
-    assert_eq!(ap.station_stats(1).unwrap().rx_airtime_us, 700);
-    let sched = ap.scheduler().station_stats(airq::StationId(1)).unwrap();
+    ap.register_rx_airtime(
+        StationId(1),
+        tid(0),
+        Duration::from_micros(700),
+        Instant::ZERO,
+    )
+    .unwrap();
+    assert_eq!(ap.station_stats(StationId(1)).unwrap().rx_airtime_us, 700);
+    let sched = ap.scheduler().station_stats(StationId(1)).unwrap();
     assert_eq!(sched.rx_airtime_us[Ac::Be.index()], 700);
     assert_eq!(
-        ap.register_rx_airtime(2, tid(0), Duration::ZERO, Instant::ZERO),
+        ap.register_rx_airtime(StationId(2), tid(0), Duration::ZERO, Instant::ZERO),
         Err(UnknownStation {
-            station: 2,
+            station: StationId(2),
             stations: 2
         })
     );

@@ -12,7 +12,7 @@ fn softmac_keeps_at_most_two_aggregates_per_ac_queued() {
         let (mut src, mut out, mut now) = (Source::default(), TxOutput::default(), Instant::ZERO);
         let mut saw_two = false;
         for round in 0..400u32 {
-            for s in 0..6u16 {
+            for s in (0..6).map(StationId) {
                 ap.enqueue(src.packet(s, 0, round % 3, 1500), now, &mut out)
                     .unwrap();
             }
@@ -33,7 +33,7 @@ fn failed_mpdus_are_retried_first() {
     let mut ap = ap(&preset("fq_mac"), &[ht_link()]);
     let (mut src, mut out, now) = (Source::default(), TxOutput::default(), Instant::ZERO);
     for _ in 0..5 {
-        ap.enqueue(src.packet(0, 0, 1, 1500), now, &mut out)
+        ap.enqueue(src.packet(StationId(0), 0, 1, 1500), now, &mut out)
             .unwrap();
     }
     // The first two packets each went into an aggregate as they arrived.
@@ -52,7 +52,7 @@ fn failed_mpdus_are_retried_first() {
     let seqs: Vec<u64> = third.mpdus.iter().map(|m| m.seq).collect();
     assert_eq!(seqs, [0, 2, 3, 4]);
     assert_eq!(third.mpdus[0].retries, 1);
-    assert_eq!(ap.station_stats(0).unwrap().retries, 1);
+    assert_eq!(ap.station_stats(StationId(0)).unwrap().retries, 1);
     ap.assert_invariants(second.mpdus.len() + third.mpdus.len());
 }
 
@@ -61,14 +61,14 @@ fn mpdus_are_dropped_at_the_bss_retry_limit() {
     for name in PRESET_NAMES {
         let mut ap = ap(&preset(name), &[ht_link()]);
         let (mut src, mut out, mut now) = (Source::default(), TxOutput::default(), Instant::ZERO);
-        ap.enqueue(src.packet(0, 0, 1, 1500), now, &mut out)
+        ap.enqueue(src.packet(StationId(0), 0, 1, 1500), now, &mut out)
             .unwrap();
         let mut transmissions = 0;
         while transmit(&mut ap, Ac::Be, &mut now, &mut out, |_| true).is_some() {
             transmissions += 1;
         }
         assert_eq!(transmissions, bss().retry_limit, "{name}");
-        let s = ap.station_stats(0).unwrap();
+        let s = ap.station_stats(StationId(0)).unwrap();
         assert_eq!(s.drops.get(DropCause::RetryLimit), 1, "{name}");
         assert_eq!(s.retries, u64::from(bss().retry_limit) - 1, "{name}");
         assert_eq!(s.mpdu_transmissions, u64::from(bss().retry_limit), "{name}");
