@@ -206,6 +206,7 @@ impl Simulation {
         }
         self.on_air = on_air;
         self.medium.end(now, collision);
+        self.deliver_released();
     }
 }
 

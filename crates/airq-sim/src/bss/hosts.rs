@@ -267,9 +267,9 @@ impl Simulation {
         }
     }
 
-    /// Hands the recipient of `ppdu`'s exchange what its originator reported (MPDUs
-    /// acknowledged and given up) and delivers every packet its reordering buffer lets
-    /// go in order.
+    /// Hands the recipient of an exchange what its originator reported (MPDUs
+    /// acknowledged and given up) and keeps every packet its reordering buffer lets go,
+    /// in order, for [`Self::deliver_released`].
     pub(super) fn receive_at_recipient(&mut self, src: NodeId, dst: NodeId, tid: Tid) {
         let recipient = match (src, dst) {
             (NodeId::Ap, NodeId::Sta(s)) => &mut self.station_rx[s.index()],
@@ -283,8 +283,14 @@ impl Simulation {
         for seq in self.out.given_up.drain(..) {
             buffer.give_up(seq);
         }
+        buffer.release(&mut self.released);
+    }
+
+    /// Hands the hosts the packets the exchange that just ended delivered, once the MAC
+    /// has done with it: their reactions (a relay, a TCP ACK, a reply) are new frames
+    /// for a medium that is idle again.
+    pub(super) fn deliver_released(&mut self) {
         let mut released = std::mem::take(&mut self.released);
-        buffer.release(&mut released);
         for packet in released.drain(..) {
             self.delivered(packet);
         }
