@@ -10,22 +10,22 @@
 //! from the MAC layer passes the AQL gate and is charged.
 //!
 //! Who decides what enters the firmware ([`FirmwareMode`]):
-//! - **Pull** (push-pull, ath10k with peer flow control): the firmware asks for frames
-//!   of the TXQs the host has data for and it holds less than one PPDU of — at most
-//!   `fetch_frames`, and no more bytes than one aggregate to the station can carry at
-//!   its rate (the firmware does rate control, so it knows)
-//!   (`HTT_T2H_MSG_TYPE_TX_FETCH_IND`); the host answers with a scheduling round of the
-//!   airtime scheduler, serving the TXQs the firmware asked for in the scheduler's
-//!   order. (ath10k answers each record with `ieee80211_txq_may_transmit`, which
-//!   refills only the TXQ asked for and those ahead of it; answered that way, airtime
-//!   groups did not hold in our tests — 25% each for one station against a group of
-//!   three at equal weights — and a lone station lost a sixth of its throughput to
-//!   refusals. A round walks each list once, as for the softmac driver.) The
-//!   firmware asks
-//!   whenever its holding for an AC shrinks — a PPDU built, a completion — and when the
-//!   host reports new data; the host answers one host latency later. A fetch that got
-//!   nothing while the firmware holds nothing of the AC is asked again one host
-//!   latency later (so a refusal is not a stall).
+//! - **Pull** (push-pull, ath10k with peer flow control): when the firmware holds no
+//!   full PPDU's worth of an AC beside what is on the air, it asks the host for frames
+//!   (`HTT_T2H_MSG_TYPE_TX_FETCH_IND`): up to one PPDU's worth — at most
+//!   `fetch_frames`, and no more bytes than one aggregate to the station carries at its
+//!   rate (the firmware does rate control, so it knows). The host answers one host
+//!   latency later with a scheduling round of the airtime scheduler, whose TXQ gets the
+//!   frames; so the firmware holds about one PPDU beside the one on the air, like
+//!   ath9k's two aggregates, and the host's scheduler decides the airtime. (ath10k asks
+//!   for given TXQs and the host answers each with `ieee80211_txq_may_transmit`.
+//!   Modelled that way — the firmware asking for each TXQ it held less than a PPDU of —
+//!   weights held but airtime groups did not (25% each for one station against a group
+//!   of three at equal weights: a TXQ that holds a PPDU is never asked, so never held
+//!   back), and a lone station lost a sixth of its throughput to refusals.) The
+//!   firmware asks after each PPDU it builds, each completion and each enqueue; a fetch
+//!   that got nothing while the host holds frames of the AC is asked again one host
+//!   latency later (a round can end before it reaches them).
 //! - **Push** (before peer flow control): the host pushes on enqueue
 //!   (`ath10k_mac_op_wake_tx_queue`: the next TXQ of the AC, drained while the firmware
 //!   takes frames) and, one host latency after every completion, runs
@@ -126,14 +126,12 @@ impl Firmware {
 
     /// Runs the host's work due at `now`.
     pub(super) fn handle_timeout(&mut self, mac_tx: &mut MacTx, now: Instant, out: &mut TxOutput) {
-        let due: Vec<Ac> = Ac::ALL
-            .into_iter()
-            .filter(|ac| self.host_at[ac.index()].is_some_and(|t| t <= now))
-            .collect();
-        if due.is_empty() {
+        let due = Ac::ALL.map(|ac| self.host_at[ac.index()].is_some_and(|t| t <= now));
+        if !due.contains(&true) {
             return;
         }
-        for &ac in &due {
+        let due = Ac::ALL.into_iter().filter(|ac| due[ac.index()]);
+        for ac in due.clone() {
             self.host_at[ac.index()] = None;
         }
         match self.mode {
