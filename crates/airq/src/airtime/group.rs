@@ -5,6 +5,7 @@
 
 use super::limit::LimitBucket;
 use super::node::Node;
+use super::pass_skip::refill_up_to;
 use super::scheduler::AirtimeScheduler;
 use super::txq_list::{Links, TxqList};
 use super::{check_weight, SchedError, SchedulingMode};
@@ -50,9 +51,13 @@ pub enum GroupMode {
 /// A group's state per lane — per AC, or one lane for all ACs in station-first mode.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct GroupLane {
-    /// DRR credit in µs, refilled by the group's weight; starts at the weight.
-    pub(super) deficit_us: i32,
+    /// DRR credit in µs, refilled by the group's weight; starts at the weight. 64 bits
+    /// for the reasons a station's is (`station.rs`).
+    pub(super) deficit_us: i64,
     pub(super) refills: u64,
+    /// Whether, at its last visit by `next_txq`'s loop, it was in deficit with its cap
+    /// open (what the visit added to mac80211's `found_eligible`).
+    pub(super) eligible: bool,
     /// Its members that have something scheduled: TXQs (stations, in station-first
     /// mode) and subgroups.
     pub(super) list: TxqList,
@@ -84,8 +89,21 @@ impl Group {
 
     pub(super) fn refill(&mut self, lane: Ac) {
         let l = &mut self.lanes[lane.index()];
-        l.deficit_us = l.deficit_us.saturating_add(self.weight_us as i32);
+        l.deficit_us = l.deficit_us.saturating_add(i64::from(self.weight_us));
         l.refills += 1;
+    }
+
+    /// What `visits` visits of `next_txq`'s loop add to the deficit of `lane`, each
+    /// refilling it while it is negative: up to `visits` quanta.
+    pub(super) fn refill_visits(&mut self, lane: Ac, visits: u64) {
+        let l = &mut self.lanes[lane.index()];
+        refill_up_to(&mut l.deficit_us, &mut l.refills, self.weight_us, 0, visits);
+    }
+
+    /// Whether its `Limit` cap, if it has one, lets it be served (as of the last
+    /// time it earned credit).
+    pub(super) fn is_open(&self) -> bool {
+        self.mode == GroupMode::Share || self.limit.is_open()
     }
 }
 
@@ -103,7 +121,7 @@ pub struct GroupStats {
     pub airtime_us: [u64; Ac::COUNT],
     /// Per AC: the DRR deficit, µs. In station-first mode a group has one deficit for
     /// all ACs; every entry shows it (and `refills` likewise).
-    pub deficit_us: [i32; Ac::COUNT],
+    pub deficit_us: [i64; Ac::COUNT],
     /// Per AC: refills of the deficit by the weight, so far.
     pub refills: [u64; Ac::COUNT],
     /// The group's share of the airtime when every station is busy, parts per million:
@@ -133,7 +151,7 @@ impl AirtimeScheduler {
             }
         }
         let lane = GroupLane {
-            deficit_us: weight_us as i32,
+            deficit_us: i64::from(weight_us),
             ..GroupLane::default()
         };
         self.groups.push(Group {

@@ -153,7 +153,7 @@ fn group_airtime_and_deficit_follow_its_stations() {
         let be = Ac::Be.index();
         assert_eq!(st.airtime_us[be], got);
         assert_eq!(
-            i64::from(st.deficit_us[be]),
+            st.deficit_us[be],
             weight * (1 + st.refills[be] as i64) - got as i64
         );
     }

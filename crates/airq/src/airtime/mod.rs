@@ -17,6 +17,14 @@
 //! sparse-station optimisation). Push-pull drivers, whose firmware asks for a particular
 //! TXQ, use [`may_transmit`](AirtimeScheduler::may_transmit).
 //!
+//! Every call ends in bounded work, whatever the caller reports. Deficits are 64-bit
+//! (mac80211's are `s32`), so that no charge saturates them; and where mac80211's loop
+//! would go round the list once per quantum until someone's deficit covers its pending
+//! airtime — 2^33 passes after `u32::MAX` µs reported at weight 1, for ever for pending
+//! airtime beyond `i32::MAX` µs with 32-bit deficits — the scheduler skips the passes
+//! that would only refill and gives every entry the quanta they would have
+//! (`pass_skip.rs`): the same choices, deficits and refill counts, in O(list) work.
+//!
 //! With [`AirtimeParams::round_robin`] the same scheduler is plain round robin: no head
 //! insertion, no deficits charged — what mac80211 does for drivers without
 //! `NL80211_EXT_FEATURE_AIRTIME_FAIRNESS`.
@@ -75,6 +83,7 @@
 mod group;
 mod limit;
 mod node;
+mod pass_skip;
 mod scheduler;
 mod station;
 mod station_first;
@@ -84,6 +93,8 @@ mod txq_list;
 
 #[cfg(test)]
 mod group_tests;
+#[cfg(test)]
+mod pass_skip_tests;
 #[cfg(test)]
 mod station_first_tests;
 #[cfg(test)]
@@ -166,6 +177,13 @@ pub(crate) fn check_weight(weight_us: u32) -> Result<(), SchedError> {
 }
 
 /// What the scheduler asks of Airtime Queue Limits. [`NoAql`] allows everything.
+///
+/// Within one call of the scheduler, the answers about a station and AC must not
+/// change: mac80211's loop asks them again on every pass over the list, and the
+/// scheduler, which skips the passes that would only refill deficits, assumes the
+/// answers of the pass it walked (as it may ask fewer times than that loop would).
+/// [`Aql`](crate::aql::Aql) answers so: a station's self-tuning sample is taken at its
+/// first check; only its count of refusals sees how often it was asked.
 pub trait AirtimeGate {
     /// Airtime dequeued for `station` in `ac` and not yet completed, µs: subtracted from
     /// the deficit (mac80211 `ieee80211_sta_deficit`).

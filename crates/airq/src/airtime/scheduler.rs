@@ -1,9 +1,10 @@
 //! The scheduler itself: registration, rounds, `next_txq`, `return_txq`,
 //! `may_transmit` and airtime charging.
 //!
-//! This file is mac80211's flat scheduler. Once a group exists, or in station-first
-//! mode, the calls that walk the lists hand over to the hierarchical code of
-//! `tree.rs`, which applies the same rules at every level.
+//! This file is mac80211's flat scheduler, whose walk skips the passes that would only
+//! refill deficits (`pass_skip.rs`). Once a group exists, or in station-first mode,
+//! the calls that walk the lists hand over to the hierarchical code of `tree.rs`, which
+//! applies the same rules at every level.
 
 use super::group::Group;
 use super::node::Node;
@@ -16,6 +17,9 @@ use crate::ids::{Ac, StationId, Tid};
 use crate::station_table::{InsertError, StationTable};
 use crate::time::Instant;
 use alloc::vec::Vec;
+
+/// `next_txq`'s walk stopped at the end of a pass that only refilled deficits.
+struct PassesToSkip;
 
 /// The airtime DRR (or round-robin) scheduler of one radio.
 pub struct AirtimeScheduler {
@@ -45,6 +49,10 @@ pub struct AirtimeScheduler {
     pub(super) listed_txqs: [u32; Ac::COUNT],
     /// Station-first mode: the ACs the PHY gate allowed at the start of the round.
     pub(super) phy_allowed: [bool; Ac::COUNT],
+    /// Whether `next_txq` skips the passes that would only refill (`pass_skip.rs`).
+    /// Tests turn it off to compare with mac80211's loop, one quantum per visit.
+    #[cfg(test)]
+    pub(super) pass_skip: bool,
 }
 
 impl AirtimeScheduler {
@@ -63,6 +71,8 @@ impl AirtimeScheduler {
             tree: params.mode == SchedulingMode::StationFirst,
             listed_txqs: [0; Ac::COUNT],
             phy_allowed: [false; Ac::COUNT],
+            #[cfg(test)]
+            pass_skip: true,
         })
     }
 
@@ -128,6 +138,7 @@ impl AirtimeScheduler {
             schedule_round: 0,
             links: Links::default(),
             live: true,
+            eligible: false,
         });
         Ok(TxqId(self.txqs.len() as u32 - 1))
     }
@@ -170,26 +181,49 @@ impl AirtimeScheduler {
         if self.tree {
             return self.tree_next_txq(ac, gate, now, round);
         }
+        match self.flat_walk(ac, gate, now, round) {
+            Ok(txq) => txq,
+            Err(PassesToSkip) => self.flat_skip_and_walk(ac, gate, now, round),
+        }
+    }
+
+    /// mac80211's loop (`ieee80211_next_txq`) over the list of `ac`: until it hands a
+    /// TXQ out or ends, or until a pass ends in which nothing was handed out although
+    /// someone who may send was refilled. Then passes that would only refill may
+    /// follow, which the caller skips (`pass_skip.rs`): with no call in it, and as few
+    /// variables as mac80211's, the loop keeps the scheduler's tables in registers.
+    #[inline(always)]
+    fn flat_walk<G: AirtimeGate>(
+        &mut self,
+        ac: Ac,
+        gate: &mut G,
+        now: Instant,
+        round: u16,
+    ) -> Result<Option<TxqId>, PassesToSkip> {
         let fairness = self.params.fairness;
         let mut first = None;
         let mut found_eligible = false;
         loop {
-            let id = self.lists[ac.index()].front()?;
+            let Some(id) = self.lists[ac.index()].front() else {
+                return Ok(None);
+            };
             if first == Some(id) {
                 // A full pass: stop unless someone was held back only by its deficit,
                 // which the pass has refilled.
                 if !found_eligible {
-                    return None;
+                    return Ok(None);
                 }
-                found_eligible = false;
+                return Err(PassesToSkip);
             }
             first.get_or_insert(id);
             let mut eligible = true;
-            if let Some(slot) = self.txqs[id.index()].station {
-                let station = self.station_mut(slot);
+            let txq = &mut self.txqs[id.index()];
+            if let Some(slot) = txq.station {
+                let station = self.stations.at_mut(slot);
                 eligible = gate.station_may_dequeue(station.id, ac, now);
+                txq.eligible = eligible;
                 found_eligible |= eligible;
-                if fairness && station.owes(ac, gate.pending_us(station.id, ac)) {
+                if fairness && station.owes(ac, gate.pending_us(station.id, ac).into()) {
                     station.refill(ac);
                     eligible = false;
                 }
@@ -201,11 +235,31 @@ impl AirtimeScheduler {
                 continue;
             }
             if self.txqs[id.index()].schedule_round == round {
-                return None;
+                return Ok(None);
             }
             self.lists[ac.index()].remove(&mut self.txqs, id);
             self.txqs[id.index()].schedule_round = round;
-            return Some(id);
+            return Ok(Some(id));
+        }
+    }
+
+    /// `next_txq` at the end of a pass that handed nothing out although it refilled
+    /// someone who may send: skips the passes that would only refill, if any, and walks
+    /// on.
+    #[cold]
+    #[inline(never)]
+    fn flat_skip_and_walk<G: AirtimeGate>(
+        &mut self,
+        ac: Ac,
+        gate: &mut G,
+        now: Instant,
+        round: u16,
+    ) -> Option<TxqId> {
+        loop {
+            self.skip_passes(self.lists[ac.index()], ac, gate);
+            if let Ok(txq) = self.flat_walk(ac, gate, now, round) {
+                return txq;
+            }
         }
     }
 
@@ -366,8 +420,9 @@ impl AirtimeScheduler {
         let charge = u64::from(if p.use_tx { tx_airtime_us } else { 0 })
             + u64::from(if p.use_rx { rx_airtime_us } else { 0 });
         if p.fairness && active {
+            // At most 2^33 µs: exact in the 64-bit deficit.
             let d = &mut station.ac[lane.index()].deficit_us;
-            *d = d.saturating_sub(i32::try_from(charge).unwrap_or(i32::MAX));
+            *d = d.saturating_sub(charge as i64);
             return Some(charge);
         }
         None
@@ -452,7 +507,7 @@ impl AirtimeScheduler {
             return;
         }
         let station = self.station_mut(slot);
-        if station.owes(ac, gate.pending_us(station.id, ac)) {
+        if station.owes(ac, gate.pending_us(station.id, ac).into()) {
             station.refill(ac);
         }
     }

@@ -1,6 +1,7 @@
 //! A station's airtime state per access category (mac80211 `struct airtime_info
 //! sta->airtime[ac]` and `sta->airtime_weight`, `net/mac80211/sta_info.h`).
 
+use super::pass_skip::refill_up_to;
 use super::txq_list::{Links, TxqList};
 use crate::ids::{Ac, StationId};
 use crate::time::{Duration, Instant};
@@ -20,12 +21,22 @@ pub(super) struct StationAirtime {
     /// that were returned with data. The others are empty and listed only to repay a
     /// deficit (`ieee80211_txq_keep_active`); an AC with data goes before them.
     pub(super) queued_tids: u16,
+    /// Station-first mode: whether, at its last visit by `next_txq`'s loop, it had a
+    /// TXQ the gates let through (what the visit added to mac80211's `found_eligible`).
+    pub(super) eligible: bool,
+    /// Scratch of the pass skip (`pass_skip.rs`): its TXQs on the list whose passes are
+    /// skipped, each of which refills it once a pass.
+    pub(super) pass_entries: u32,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct AcAirtime {
-    /// Credit in µs; starts at the weight (`__sta_info_alloc`).
-    pub(super) deficit_us: i32,
+    /// Credit in µs; starts at the weight (`__sta_info_alloc`). 64 bits (mac80211 has
+    /// an `s32`), so that no charge or refill the caller can cause saturates it: it is
+    /// refilled only while below the pending airtime (at most 4 × `u32::MAX` µs), so it
+    /// stays below 2^35, and charges of at most 2^33 µs each would take 2^30 calls to
+    /// bring it near `i64::MIN`.
+    pub(super) deficit_us: i64,
     pub(super) tx_airtime_us: u64,
     pub(super) rx_airtime_us: u64,
     /// Times the deficit was refilled by the weight.
@@ -38,7 +49,7 @@ pub(super) struct AcAirtime {
 impl StationAirtime {
     pub(super) fn new(id: StationId, weight_us: u32) -> Self {
         let ac = AcAirtime {
-            deficit_us: weight_us as i32,
+            deficit_us: i64::from(weight_us),
             ..AcAirtime::default()
         };
         StationAirtime {
@@ -49,21 +60,32 @@ impl StationAirtime {
             links: Links::default(),
             queues: Default::default(),
             queued_tids: 0,
+            eligible: false,
+            pass_entries: 0,
         }
     }
 
     /// Whether the effective deficit — the deficit minus airtime pending below the MAC
     /// (mac80211 `ieee80211_sta_deficit`) — is negative.
     #[inline]
-    pub(super) fn owes(&self, ac: Ac, pending_us: u32) -> bool {
-        i64::from(self.ac[ac.index()].deficit_us) < i64::from(pending_us)
+    pub(super) fn owes(&self, ac: Ac, pending_us: u64) -> bool {
+        self.ac[ac.index()].deficit_us < i64::try_from(pending_us).unwrap_or(i64::MAX)
     }
 
     /// Adds one quantum (the weight) to the deficit of `ac`.
+    #[inline]
     pub(super) fn refill(&mut self, ac: Ac) {
         let a = &mut self.ac[ac.index()];
-        a.deficit_us = a.deficit_us.saturating_add(self.weight_us as i32);
+        a.deficit_us = a.deficit_us.saturating_add(i64::from(self.weight_us));
         a.refills += 1;
+    }
+
+    /// What `visits` visits of `next_txq`'s loop add to the deficit of `ac`, each
+    /// refilling it while it owes (`pending_us` pending): up to `visits` quanta.
+    pub(super) fn refill_visits(&mut self, ac: Ac, pending_us: u64, visits: u64) {
+        let a = &mut self.ac[ac.index()];
+        let (deficit, refills) = (&mut a.deficit_us, &mut a.refills);
+        refill_up_to(deficit, refills, self.weight_us, pending_us, visits);
     }
 
     /// Whether the station was active in this AC within `window` of `now`
@@ -89,7 +111,7 @@ pub struct StationAirtimeStats {
     /// Per AC: airtime reported for receptions, µs.
     pub rx_airtime_us: [u64; Ac::COUNT],
     /// Per AC: the DRR deficit, µs (before subtracting pending AQL airtime).
-    pub deficit_us: [i32; Ac::COUNT],
+    pub deficit_us: [i64; Ac::COUNT],
     /// Per AC: refills of the deficit by the weight, so far.
     pub refills: [u64; Ac::COUNT],
 }

@@ -5,10 +5,11 @@
 //! Every list is walked with mac80211's loop (`ieee80211_next_txq`): the head entry is
 //! checked; one that may not send now is refilled if in deficit and moved to the tail;
 //! a pass that comes back to its first entry without having seen anyone who could send
-//! ends the walk. Here an entry may also be a group, which is descended into when it
-//! has credit, or (station-first mode) a station, which offers its highest-priority
-//! TXQ. A walk of a root list holding only TXQs is exactly mac80211's: stations in no
-//! group are scheduled as they are without groups.
+//! ends the walk, and one after which only more refills could serve anyone skips the
+//! passes that would only refill (`pass_skip.rs`). Here an entry may also be a group,
+//! which is descended into when it has credit, or (station-first mode) a station,
+//! which offers its highest-priority TXQ. A walk of a root list holding only TXQs is
+//! exactly mac80211's: stations in no group are scheduled as they are without groups.
 //!
 //! The entry points the flat code branches to (`tree_next_txq`, `tree_link`, …) are
 //! `#[inline(never)]`, so that the flat code, mac80211's case, stays as small and fast
@@ -42,6 +43,15 @@ enum Visit {
     Take(u32),
     /// Walk this group's list.
     Descend(u32),
+}
+
+/// Station-first mode: the airtime a station has pending in all ACs, which its one
+/// deficit must cover.
+pub(super) fn pending_all_acs<G: AirtimeGate>(gate: &G, station: StationId) -> u64 {
+    Ac::ALL
+        .iter()
+        .map(|&ac| u64::from(gate.pending_us(station, ac)))
+        .sum()
 }
 
 impl AirtimeScheduler {
@@ -83,12 +93,13 @@ impl AirtimeScheduler {
             };
             if first == Some(entry) {
                 // A full pass: stop unless someone was held back only by a deficit,
-                // which the pass has refilled.
+                // which the pass has refilled; skip the passes that would only refill.
                 if !found_eligible {
                     self.set_list(owner, list);
                     return Pick::Blocked;
                 }
                 found_eligible = false;
+                self.skip_passes(list, lane, gate);
             }
             first.get_or_insert(entry);
             let visit = match Node::from_entry(entry) {
@@ -132,7 +143,7 @@ impl AirtimeScheduler {
         now: Instant,
         found_eligible: &mut bool,
     ) -> Visit {
-        let t = &self.txqs[i as usize];
+        let t = &mut self.txqs[i as usize];
         let ac = t.ac;
         let Some(slot) = t.station else {
             // Interface TXQs are never throttled, but in station-first mode the round
@@ -144,10 +155,11 @@ impl AirtimeScheduler {
             return Visit::Take(i);
         };
         let fairness = self.params.fairness;
-        let station = self.station_mut(slot);
+        let station = self.stations.at_mut(slot);
         let mut eligible = gate.station_may_dequeue(station.id, ac, now);
+        t.eligible = eligible;
         *found_eligible |= eligible;
-        if fairness && station.owes(ac, gate.pending_us(station.id, ac)) {
+        if fairness && station.owes(ac, gate.pending_us(station.id, ac).into()) {
             station.refill(ac);
             eligible = false;
         }
@@ -196,17 +208,11 @@ impl AirtimeScheduler {
             without = queue.head_entry();
         }
         let mut chosen = with_data.or(without);
-        *found_eligible |= chosen.is_some();
-        if fairness {
-            let pending: u64 = Ac::ALL
-                .iter()
-                .map(|&ac| u64::from(gate.pending_us(id, ac)))
-                .sum();
-            let pending = u32::try_from(pending).unwrap_or(u32::MAX);
-            if station.owes(STATION_FIRST_LANE, pending) {
-                station.refill(STATION_FIRST_LANE);
-                chosen = None;
-            }
+        station.eligible = chosen.is_some();
+        *found_eligible |= station.eligible;
+        if fairness && station.owes(STATION_FIRST_LANE, pending_all_acs(gate, id)) {
+            station.refill(STATION_FIRST_LANE);
+            chosen = None;
         }
         chosen.map_or(Visit::Skip, Visit::Take)
     }
@@ -238,7 +244,9 @@ impl AirtimeScheduler {
                 group.limit.is_open()
             }
         };
-        if fairness && group.owes(lane) {
+        let owes = fairness && group.owes(lane);
+        group.lanes[lane.index()].eligible = owes && open;
+        if owes {
             group.refill(lane);
             // Refills make progress only for a group that may send once out of debt.
             *found_eligible |= open;
@@ -383,18 +391,14 @@ impl AirtimeScheduler {
                 if let (SchedulingMode::PerAc, Some(slot)) = (self.params.mode, t.station) {
                     let ac = t.ac;
                     let station = self.station_mut(slot);
-                    if station.owes(ac, gate.pending_us(station.id, ac)) {
+                    if station.owes(ac, gate.pending_us(station.id, ac).into()) {
                         station.refill(ac);
                     }
                 }
             }
             Node::Station(slot) => {
                 let station = self.station_mut(slot);
-                let pending: u64 = Ac::ALL
-                    .iter()
-                    .map(|&ac| u64::from(gate.pending_us(station.id, ac)))
-                    .sum();
-                if station.owes(lane, u32::try_from(pending).unwrap_or(u32::MAX)) {
+                if station.owes(lane, pending_all_acs(gate, station.id)) {
                     station.refill(lane);
                 }
             }
@@ -427,12 +431,12 @@ impl AirtimeScheduler {
             return Ok(());
         };
         let burst = self.params.limit_burst;
-        let charge_i32 = i32::try_from(charge_us).unwrap_or(i32::MAX);
         let mut cur = self.station(slot).group;
         while let Some(g) = cur {
             let group = &mut self.groups[g as usize];
             let l = &mut group.lanes[lane.index()];
-            l.deficit_us = l.deficit_us.saturating_sub(charge_i32);
+            // At most 2^33 µs: exact in the 64-bit deficit.
+            l.deficit_us = l.deficit_us.saturating_sub(charge_us as i64);
             group.airtime_us[ac.index()] += charge_us;
             if group.mode == GroupMode::Limit {
                 group.limit.charge(charge_us, now, burst);
@@ -570,7 +574,7 @@ impl AirtimeScheduler {
         }
     }
 
-    fn view(&self, lane: Ac) -> TreeView<'_> {
+    pub(super) fn view(&self, lane: Ac) -> TreeView<'_> {
         TreeView {
             txqs: &self.txqs,
             stations: &self.stations,

@@ -27,4 +27,8 @@ pub(super) struct Txq {
     pub(super) schedule_round: u16,
     pub(super) links: Links,
     pub(super) live: bool,
+    /// A station's TXQ in per-AC mode: whether, at its last visit by `next_txq`'s loop,
+    /// the station's AQL gate let it through (what the visit added to mac80211's
+    /// `found_eligible`).
+    pub(super) eligible: bool,
 }

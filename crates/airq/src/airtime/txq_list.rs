@@ -187,6 +187,13 @@ impl TxqList {
         }
     }
 
+    /// The entry after `entry` in list order; `None` after the tail.
+    #[inline]
+    pub(super) fn next_of<A: LinkArena + ?Sized>(&self, arena: &A, entry: u32) -> Option<u32> {
+        let next = arena.links(entry).next;
+        (next != self.head).then_some(next)
+    }
+
     /// The entries in list order.
     pub(super) fn entries<'a, A: LinkArena + ?Sized>(
         &self,
@@ -223,6 +230,7 @@ mod tests {
                 schedule_round: 0,
                 links: Links::default(),
                 live: true,
+                eligible: false,
             })
             .collect()
     }

@@ -7,13 +7,15 @@
 //! Two schedulers get the same stations, TXQs and weights; one of them also gets an
 //! empty group (at the start or part-way through). Both are driven by the same random
 //! operations — `return_txq`, rounds of `schedule_start` and `next_txq`,
-//! `register_airtime`, `may_transmit(_at)`, `unschedule`, `set_weight`, stations
-//! leaving and coming back, the group replaced by another (through the flat code and
-//! back), time passing the 100 ms active window — each with its own copy of a deterministic AQL stand-in
-//! that refuses stations, refuses rounds and reports pending airtime as the operations
-//! set it. After every operation the answers, every station's statistics (deficits and
-//! refills included), the lists, and the sequence of questions each scheduler asked
-//! its gate must be equal. Per-AC mode only: station-first mode always runs the tree.
+//! `register_airtime` (now and then of `u32::MAX` µs), `may_transmit(_at)`,
+//! `unschedule`, `set_weight` (down to 1 µs), stations leaving and coming back, the
+//! group replaced by another (through the flat code and back), time passing the 100 ms
+//! active window — each with its own copy of a deterministic AQL stand-in that refuses
+//! stations, refuses rounds and reports pending airtime (up to `u32::MAX` µs) as the
+//! operations set it. After every operation the answers, every station's statistics
+//! (deficits and refills included), the lists, and the sequence of questions each
+//! scheduler asked its gate must be equal. Per-AC mode only: station-first mode always
+//! runs the tree.
 
 use airq::airtime::{
     AirtimeGate, AirtimeParams, AirtimeScheduler, GroupId, GroupMode, StationAirtimeStats, TxqId,
@@ -99,8 +101,18 @@ fn ac() -> impl Strategy<Value = Ac> {
 
 fn airtime_us() -> impl Strategy<Value = u32> {
     prop_oneof![
-        6 => 0u32..5_000,
-        1 => 0u32..50_000,
+        12 => 0u32..5_000,
+        2 => 0u32..50_000,
+        1 => Just(u32::MAX),
+    ]
+}
+
+fn pending_us() -> impl Strategy<Value = u32> {
+    prop_oneof![
+        4 => Just(0u32),
+        4 => 0u32..3_000,
+        4 => 0u32..30_000,
+        1 => Just(u32::MAX),
     ]
 }
 
@@ -131,9 +143,10 @@ fn op() -> impl Strategy<Value = Op> {
         2 => prop_oneof![0u64..5_000, 0u64..150_000].prop_map(|us| Op::Advance { us }),
         1 => (station.clone(), ac(), prop::bool::weighted(0.3))
             .prop_map(|(station, ac, refuse)| Op::GateRefuse { station, ac, refuse }),
-        1 => (station, ac(), prop_oneof![Just(0u32), 0u32..3_000, 0u32..30_000])
+        1 => (station, ac(), pending_us())
             .prop_map(|(station, ac, pending_us)| Op::GatePending { station, ac, pending_us }),
-        1 => (ac(), prop::bool::weighted(0.3)).prop_map(|(ac, refuse)| Op::PhyRefuse { ac, refuse }),
+        1 => (ac(), prop::bool::weighted(0.3))
+            .prop_map(|(ac, refuse)| Op::PhyRefuse { ac, refuse }),
         1 => (0..STATIONS).prop_map(|station| Op::Rejoin { station }),
         1 => Just(Op::RecreateGroup),
     ]

@@ -307,7 +307,7 @@ impl Harness {
             for (ac, &deficit) in expected.iter().enumerate() {
                 assert_eq!(st.tx_airtime_us[ac], self.reported[i][ac].0);
                 assert_eq!(st.rx_airtime_us[ac], self.reported[i][ac].1);
-                assert_eq!(i64::from(st.deficit_us[ac]), deficit, "station {i} AC {ac}");
+                assert_eq!(st.deficit_us[ac], deficit, "station {i} AC {ac}");
             }
             let group = self.s.station_group(StationId(i as u32)).unwrap();
             assert_eq!(group, self.station_group[i].map(|g| self.groups[g]));
@@ -317,7 +317,7 @@ impl Harness {
             let charged = self.group_charged[g];
             assert_eq!(st.airtime_us, charged.map(|c| c as u64), "group {g}");
             let expected = self.expected_deficits(GROUPS[g].1, st.refills, charged);
-            assert_eq!(st.deficit_us.map(i64::from), expected, "group {g}");
+            assert_eq!(st.deficit_us, expected, "group {g}");
             assert_eq!(st.parent, self.group_parent[g].map(|p| self.groups[p]));
         }
         if let Some(t) = self.s.next_timeout(self.now) {
