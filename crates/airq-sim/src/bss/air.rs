@@ -141,6 +141,8 @@ impl Simulation {
         let now = self.now;
         let collision = self.collision;
         let mut on_air = std::mem::take(&mut self.on_air);
+        let mut senders = std::mem::take(&mut self.senders);
+        senders.clear();
         let span = on_air.iter().map(|a| a.airtime).max().unwrap_or_default();
         let channel = &mut self.metrics.channel;
         channel.exchanges += 1;
@@ -201,12 +203,18 @@ impl Simulation {
                 let result = self.ap.register_rx_airtime(station, tid, a.airtime, now);
                 debug_assert!(result.is_ok(), "stations are the AP's");
             }
-            self.refill(node);
-            self.update_access(node);
+            senders.push(node);
         }
         self.on_air = on_air;
         self.medium.end(now, collision);
         self.deliver_released();
+        // The senders top up their saturated sources (whose packets just left) and
+        // contend again for what they hold.
+        for &node in &senders {
+            self.refill(node);
+            self.update_access(node);
+        }
+        self.senders = senders;
     }
 }
 

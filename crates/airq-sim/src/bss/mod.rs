@@ -217,6 +217,8 @@ pub struct Simulation {
     station_rx: Vec<Recipient>,
     /// Scratch for the packets a reordering buffer lets go.
     released: Vec<SimPacket>,
+    /// Scratch for the nodes whose exchanges end together.
+    senders: Vec<NodeId>,
     medium: Medium,
     error_rngs: Vec<RngStream>,
     flows: Vec<FlowState>,
@@ -384,6 +386,7 @@ impl Simulation {
             ap_rx: (0..n).map(|_| Recipient::default()).collect(),
             station_rx: (0..n).map(|_| Recipient::default()).collect(),
             released: Vec::new(),
+            senders: Vec::new(),
             medium,
             error_rngs,
             flows,
