@@ -276,6 +276,12 @@ impl AirtimeScheduler {
     ) -> Result<(), SchedError> {
         let t = self.txq(txq)?;
         if t.links.listed {
+            // Kept listed while empty, it has data again: station-first mode serves a
+            // station's TXQs with data first, so it must know (a station served only
+            // its empty TXQs starves).
+            if has_queue && self.tree {
+                self.mark_queued(txq, true);
+            }
             return Ok(());
         }
         let (ac, station) = (t.ac, t.station);

@@ -36,6 +36,36 @@ fn a_stations_highest_priority_ac_goes_first() {
     );
 }
 
+/// A TXQ kept listed while empty that gets data again must count as having data: a
+/// driver hands it back with data while it is still listed (mac80211 calls
+/// `ieee80211_return_txq` on every enqueue), and the station's empty VO TXQ, listed to
+/// repay its deficit, must not go first. Found by the simulator: on the push firmware
+/// with AQL such a station was served only its empty TXQs and starved (0.1% of the
+/// airtime).
+#[test]
+fn a_listed_empty_txq_that_gets_data_counts_as_having_data() {
+    let mut d = Synthetic::new(station_first());
+    let s = d.station();
+    let be = d.txq(s, BE, 2000, true);
+    let vo = d.txq(s, VO, 300, true);
+    let t = Instant::ZERO;
+    // Both served and handed back empty: both stay listed (keep-active).
+    for txq in [vo, be] {
+        d.s.schedule_start_any(&mut NoAql);
+        assert_eq!(d.s.next_txq_any(&mut NoAql, t), Some(txq));
+        d.s.return_txq(txq, false, t).unwrap();
+    }
+    assert!(d.s.active_txqs(Ac::Be).any(|x| x == be));
+    // BE gets data while listed.
+    d.s.return_txq(be, true, t).unwrap();
+    d.s.schedule_start_any(&mut NoAql);
+    assert_eq!(
+        d.s.next_txq_any(&mut NoAql, t),
+        Some(be),
+        "BE has data, VO has none"
+    );
+}
+
 /// Station 0 sends VO (300 µs, unaggregated) and BE (2 ms), both always backlogged;
 /// station 1 sends BE (1 ms).
 fn two_stations(params: AirtimeParams) -> (Synthetic, [StationId; 2], TxqId) {
