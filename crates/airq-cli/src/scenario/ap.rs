@@ -83,6 +83,23 @@ impl ApSpec {
                     GroupModeName::Limit => GroupMode::Limit,
                 },
                 stations: Vec::new(),
+                parent: match &g.parent {
+                    None => None,
+                    Some(name) => Some(
+                        section.group[..i]
+                            .iter()
+                            .position(|o| &o.name == name)
+                            .ok_or_else(|| {
+                                map.error_at(
+                                    &path.join("parent"),
+                                    format!(
+                                        "no [[ap.group]] before this one is named `{name}` \
+                                         (a group is nested in one listed before it)"
+                                    ),
+                                )
+                            })?,
+                    ),
+                },
             });
         }
         let mut weights = Vec::new();

@@ -212,4 +212,6 @@ pub struct GroupSection {
     #[serde(default)]
     /// `share` (work-conserving) or `limit` (capped at its share).
     pub mode: GroupModeName,
+    /// The group it is nested in (listed before it); at the root without.
+    pub parent: Option<String>,
 }

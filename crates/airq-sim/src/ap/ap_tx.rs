@@ -108,10 +108,13 @@ impl ApTx {
                     .set_weight(w.station, w.weight_us)
                     .map_err(ApConfigError::Scheduler)?;
             }
+            let mut groups = Vec::with_capacity(config.airtime_groups.len());
             for g in &config.airtime_groups {
+                let parent = g.parent.map(|p| groups[p]);
                 let group = sched
-                    .add_group(None, g.weight_us, g.mode)
+                    .add_group(parent, g.weight_us, g.mode)
                     .map_err(ApConfigError::Scheduler)?;
+                groups.push(group);
                 for &s in &g.stations {
                     sched
                         .set_station_group(s, Some(group))
@@ -255,11 +258,13 @@ impl ApTx {
     /// Whether `station` is in an airtime group held to its limit that may not send
     /// until later than `now` (a policy, not a stall, keeps its frames waiting).
     pub fn limit_holds_back(&self, station: StationId, now: Instant) -> bool {
-        let limited = self
-            .config
-            .airtime_groups
-            .iter()
-            .any(|g| g.mode == GroupMode::Limit && g.stations.contains(&station));
+        let groups = &self.config.airtime_groups;
+        let mut group = groups.iter().position(|g| g.stations.contains(&station));
+        let mut limited = false;
+        while let Some(g) = group {
+            limited |= groups[g].mode == GroupMode::Limit;
+            group = groups[g].parent;
+        }
         self.limit_groups && limited && self.mac_tx.sched.next_timeout(now).is_some()
     }
 

@@ -259,9 +259,10 @@ pub struct StationWeight {
     pub weight_us: u32,
 }
 
-/// A group of stations sharing one airtime weight at the root of the airtime scheduler
-/// (seed netdev 2.2 §4.2, "airtime policies"; slide 19's limited guest network is a
-/// [`GroupMode::Limit`] group). Only the airtime scheduler uses groups.
+/// A group of stations sharing one airtime weight in the airtime scheduler (seed
+/// netdev 2.2 §4.2, "airtime policies": "groups could also be recursive"; slide 19's
+/// limited guest network is a [`GroupMode::Limit`] group). Only the airtime scheduler
+/// uses groups.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AirtimeGroup {
     /// DRR weight of the group, µs per refill.
@@ -269,6 +270,9 @@ pub struct AirtimeGroup {
     pub mode: GroupMode,
     /// Its stations; a station is in at most one group.
     pub stations: Vec<StationId>,
+    /// The group it is nested in, by its index in [`ApConfig::airtime_groups`] (an
+    /// earlier one); `None` at the root.
+    pub parent: Option<usize>,
 }
 
 /// The AP transmit path's configuration: one choice per layer.
@@ -330,6 +334,9 @@ impl ApConfig {
         }
         let mut grouped = vec![false; stations];
         for (group, g) in self.airtime_groups.iter().enumerate() {
+            if g.parent.is_some_and(|p| p >= group) {
+                return Err(ApConfigError::GroupParentNotEarlier { group });
+            }
             if g.weight_us == 0 || g.weight_us > AirtimeParams::MAX_WEIGHT_US {
                 return Err(ApConfigError::GroupWeightOutOfRange {
                     group,

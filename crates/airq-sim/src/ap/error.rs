@@ -43,6 +43,10 @@ pub enum ApConfigError {
         station: StationId,
         stations: usize,
     },
+    /// A group's parent must come before it in the list (so that nesting has no cycle).
+    GroupParentNotEarlier {
+        group: usize,
+    },
     /// A station is listed in two groups.
     StationInTwoGroups {
         station: StationId,
@@ -96,6 +100,10 @@ impl fmt::Display for ApConfigError {
                 f,
                 "airtime group {group} lists {station}, but the BSS has {stations} \
                  stations"
+            ),
+            ApConfigError::GroupParentNotEarlier { group } => write!(
+                f,
+                "airtime group {group} is nested in a group that does not come before it"
             ),
             ApConfigError::StationInTwoGroups { station } => {
                 write!(f, "{station} is in two airtime groups")

@@ -78,6 +78,7 @@ fn configs() -> Vec<(String, ApConfig)> {
             weight_us: 256,
             mode: airq::airtime::GroupMode::Limit,
             stations: vec![StationId(0)],
+            parent: None,
         }];
         v.push((format!("limit_group_{driver_name}"), limited));
     }

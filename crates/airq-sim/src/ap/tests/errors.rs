@@ -89,6 +89,7 @@ fn bad_configurations_are_errors_not_panics() {
         weight_us,
         mode: airq::airtime::GroupMode::Share,
         stations: stations.into_iter().map(StationId).collect(),
+        parent: None,
     };
     check(
         ApConfig {

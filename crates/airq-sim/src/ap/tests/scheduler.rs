@@ -109,6 +109,7 @@ fn airtime_groups_divide_the_airtime_by_group_weight() {
         weight_us: 512,
         mode: airq::airtime::GroupMode::Share,
         stations: vec![StationId(1)],
+        parent: None,
     }];
     let [slow, fast] = airtime_shares(&config);
     assert!(
