@@ -204,10 +204,18 @@ impl AirtimeScheduler {
                 }
                 Node::Station(slot) => {
                     let station = self.stations.at_mut(slot);
-                    let pending = pending_all_acs(gate, station.id);
-                    station.refill_visits(lane, pending, passes);
+                    // Out of the round (no TXQ in an AC it allowed): visits pass it
+                    // over without a refill.
+                    if station.in_round(&self.phy_allowed) {
+                        let pending = pending_all_acs(gate, station.id);
+                        station.refill_visits(lane, pending, passes);
+                    }
                 }
                 Node::Group(g) => {
+                    // Out of the round: passed over without a refill (`visit_group`).
+                    if !self.group_in_round(g) {
+                        continue;
+                    }
                     let group = &mut self.groups[g as usize];
                     // Out of debt and open at its last visit: it was walked into, and
                     // found nobody (else the walk would have ended), as it would on each

@@ -88,6 +88,16 @@ impl StationAirtime {
         refill_up_to(deficit, refills, self.weight_us, pending_us, visits);
     }
 
+    /// Station-first mode: whether it has a scheduled TXQ in an AC that the round's PHY
+    /// gate allowed. One without takes no part in the round: mac80211 walks no list of
+    /// an AC whose round the PHY gate refused, so it neither serves nor refills anyone
+    /// on it.
+    pub(super) fn in_round(&self, phy_allowed: &[bool; Ac::COUNT]) -> bool {
+        Ac::ALL
+            .iter()
+            .any(|&ac| phy_allowed[ac.index()] && !self.queues[ac.index()].is_empty())
+    }
+
     /// Whether the station was active in this AC within `window` of `now`
     /// (`ieee80211_sta_keep_active`: `last_active + HZ/10`, i.e. 100 ms).
     pub(super) fn keep_active(&self, ac: Ac, now: Instant, window: Duration) -> bool {

@@ -173,7 +173,11 @@ impl AirtimeScheduler {
     /// A station (station-first mode): eligible with its highest-priority AC that has
     /// a TXQ with data (or, failing that, any scheduled TXQ), was allowed this round and
     /// passes the station's AQL gate; its one deficit counts the airtime pending in
-    /// every AC.
+    /// every AC. A station with no TXQ in an AC allowed this round is passed over
+    /// without a refill, as mac80211 does not walk a refused AC's list: refilled while
+    /// it cannot send, a station served up to its AQL limit would be out of debt by the
+    /// next allowed round and, its place on the list kept by the full passes of the
+    /// refused rounds, served again before the stations behind it — for ever.
     fn visit_station<G: AirtimeGate>(
         &mut self,
         slot: u32,
@@ -186,6 +190,10 @@ impl AirtimeScheduler {
         let txqs = &self.txqs[..];
         let station = self.stations.at_mut(slot);
         let id = station.id;
+        if !station.in_round(&phy_allowed) {
+            station.eligible = false;
+            return Visit::Skip;
+        }
         let (mut with_data, mut without) = (None, None);
         for ac in Ac::ALL {
             let queue = station.queues[ac.index()];
@@ -234,6 +242,14 @@ impl AirtimeScheduler {
     /// A group: walked into when its deficit is not negative and, if limited, it has
     /// wall-time credit.
     fn visit_group(&mut self, g: u32, lane: Ac, now: Instant, found_eligible: &mut bool) -> Visit {
+        // Station-first mode, a round the PHY gate refused some ACs: a group with no
+        // station in the round is passed over without a refill, as its stations are
+        // (`visit_station`) — refilled while nothing below it can send, a group just
+        // served would be out of debt at the next allowed round and keep its place.
+        if !self.group_in_round(g) {
+            self.groups[g as usize].lanes[lane.index()].eligible = false;
+            return Visit::Skip;
+        }
         let burst = self.params.limit_burst;
         let fairness = self.params.fairness;
         let group = &mut self.groups[g as usize];
@@ -257,6 +273,24 @@ impl AirtimeScheduler {
         } else {
             Visit::Skip
         }
+    }
+
+    /// Whether anything below group `g` takes part in this round: always, unless in
+    /// station-first mode the PHY gate refused some AC this round; then whether some
+    /// station below it has a TXQ in an allowed AC. O(members below `g`), only in
+    /// such rounds.
+    pub(super) fn group_in_round(&self, g: u32) -> bool {
+        if self.params.mode != SchedulingMode::StationFirst || !self.phy_allowed.contains(&false) {
+            return true;
+        }
+        let owner = Owner::Group(g, STATION_FIRST_LANE);
+        self.list_of(owner)
+            .entries(&self.view(STATION_FIRST_LANE))
+            .any(|entry| match Node::from_entry(entry) {
+                Node::Station(s) => self.stations.at(s).in_round(&self.phy_allowed),
+                Node::Group(h) => self.group_in_round(h),
+                Node::Txq(_) => true,
+            })
     }
 
     /// `may_transmit` in the hierarchy. `now`, if given, also holds `Limit` groups to
