@@ -37,6 +37,7 @@
 //! push mode it is what decides the airtime; in pull mode the host's answers do.
 
 use super::config::FirmwareMode;
+use super::deadlines::Deadlines;
 use super::mac_tx::MacTx;
 use super::txq_key::TxqKey;
 use crate::mac::frame::Ppdu;
@@ -49,7 +50,6 @@ use std::collections::VecDeque;
 pub(super) struct Firmware {
     max_pending_frames: u32,
     mode: FirmwareMode,
-    host_latency: Duration,
     /// Frames pushed and not yet completed (`htt->num_pending_tx`).
     pending_frames: u32,
     /// Per AC: of which frames of the AC.
@@ -62,7 +62,7 @@ pub(super) struct Firmware {
     in_active: Vec<bool>,
     /// Per AC: when the host next acts of its own accord — answers a fetch (pull) or
     /// pushes pending frames (push).
-    host_at: [Option<Instant>; Ac::COUNT],
+    host: Deadlines,
 }
 
 impl Firmware {
@@ -75,13 +75,12 @@ impl Firmware {
         Firmware {
             max_pending_frames,
             mode,
-            host_latency,
             pending_frames: 0,
             ac_frames: [0; Ac::COUNT],
             queues: (0..keys).map(|_| VecDeque::new()).collect(),
             active: Default::default(),
             in_active: vec![false; keys],
-            host_at: [None; Ac::COUNT],
+            host: Deadlines::new(host_latency),
         }
     }
 
@@ -104,39 +103,27 @@ impl Firmware {
 
     /// When the host next acts although nothing calls it.
     pub(super) fn poll_at(&self) -> Option<Instant> {
-        self.host_at.iter().flatten().min().copied()
+        self.host.poll_at()
     }
 
-    /// Asks the host to act for `ac` one host latency after `now` (or sooner, if it is
-    /// due then already).
-    fn defer(&mut self, ac: Ac, now: Instant) {
-        let at = now + self.host_latency;
-        let slot = &mut self.host_at[ac.index()];
-        *slot = Some(slot.map_or(at, |t| t.min(at)));
-    }
-
-    /// Makes a round (a fetch, a push) of every AC holding frames due at `now`.
+    /// Makes a fetch (or push) of every AC holding frames due at `now`.
     pub(super) fn make_due(&mut self, mac_tx: &MacTx, now: Instant) {
         for ac in Ac::ALL {
             if mac_tx.holds_frames(ac) {
-                self.host_at[ac.index()] = Some(now);
+                self.host.due_now(ac, now);
             }
         }
     }
 
     /// Runs the host's work due at `now`.
     pub(super) fn handle_timeout(&mut self, mac_tx: &mut MacTx, now: Instant, out: &mut TxOutput) {
-        let due = Ac::ALL.map(|ac| self.host_at[ac.index()].is_some_and(|t| t <= now));
+        let due = self.host.take_due(now);
         if !due.contains(&true) {
             return;
         }
-        let due = Ac::ALL.into_iter().filter(|ac| due[ac.index()]);
-        for ac in due.clone() {
-            self.host_at[ac.index()] = None;
-        }
         match self.mode {
             FirmwareMode::Pull { fetch_frames } => {
-                for ac in due {
+                for ac in Ac::ALL.into_iter().filter(|ac| due[ac.index()]) {
                     self.answer_fetch(mac_tx, ac, fetch_frames, now, out);
                 }
             }
@@ -161,7 +148,7 @@ impl Firmware {
         );
         self.pending_frames = self.pending_frames.saturating_sub(frames);
         self.ac_frames[ac.index()] = self.ac_frames[ac.index()].saturating_sub(frames);
-        self.defer(ac, now);
+        self.host.defer(ac, now);
     }
 
     /// A downlink packet of `ac` reached the MAC layer at `now`.
@@ -175,7 +162,7 @@ impl Firmware {
         match self.mode {
             // The host reports the TXQ's new data (`ath10k_htt_tx_txq_update`); the
             // firmware asks for it.
-            FirmwareMode::Pull { .. } => self.defer(ac, now),
+            FirmwareMode::Pull { .. } => self.host.defer(ac, now),
             FirmwareMode::Push => self.push_one(mac_tx, ac, now, out),
         }
     }
@@ -252,7 +239,7 @@ impl Firmware {
             &[ac]
         };
         if !fetched && acs.iter().any(|&a| mac_tx.holds_mac_packets(a)) {
-            self.defer(ac, now);
+            self.host.defer(ac, now);
         }
     }
 
@@ -324,7 +311,7 @@ impl Firmware {
         if self.pending_frames == 0 {
             for ac in Ac::ALL {
                 if mac_tx.holds_frames(ac) {
-                    self.defer(ac, now);
+                    self.host.defer(ac, now);
                 }
             }
         }
@@ -343,7 +330,7 @@ impl Firmware {
             self.note_pending(mac_tx, key);
             if ppdu.is_some() {
                 if matches!(self.mode, FirmwareMode::Pull { .. }) {
-                    self.defer(ac, now);
+                    self.host.defer(ac, now);
                 }
                 return ppdu;
             }

@@ -28,6 +28,7 @@
 mod ap_tx;
 mod aql_gate;
 pub mod config;
+mod deadlines;
 mod error;
 mod firmware;
 mod fq_mac;

@@ -37,6 +37,7 @@
 //! round is one over all ACs, and each aggregate goes to the hardware queue of its own
 //! AC.
 
+use super::deadlines::Deadlines;
 use super::mac_tx::MacTx;
 use super::txq_key::TxqKey;
 use crate::mac::frame::Ppdu;
@@ -63,11 +64,10 @@ pub(super) struct Softmac {
     aql: bool,
     /// The scheduler hands out TXQs of any AC (station-first mode).
     any_ac: bool,
-    host_latency: Duration,
     /// Every station-TID aggregates (see [`Softmac::any_room`]).
     all_aggregate: bool,
     /// Per AC: when the driver runs its next round of its own accord.
-    round_at: [Option<Instant>; Ac::COUNT],
+    rounds: Deadlines,
 }
 
 impl Softmac {
@@ -91,42 +91,33 @@ impl Softmac {
             in_hw: vec![0; keys],
             aql,
             any_ac,
-            host_latency,
             all_aggregate,
-            round_at: [None; Ac::COUNT],
+            rounds: Deadlines::new(host_latency),
         }
     }
 
     /// When the driver next needs to run a round although nothing calls it.
     pub(super) fn poll_at(&self) -> Option<Instant> {
-        self.round_at.iter().flatten().min().copied()
+        self.rounds.poll_at()
     }
 
-    /// Makes a round (a fetch, a push) of every AC holding frames due at `now`.
+    /// Makes a round of every AC holding frames due at `now`.
     pub(super) fn make_due(&mut self, mac_tx: &MacTx, now: Instant) {
         for ac in Ac::ALL {
             if mac_tx.holds_frames(ac) {
-                self.round_at[ac.index()] = Some(now);
+                self.rounds.due_now(ac, now);
             }
         }
     }
 
     /// Runs the rounds due at `now`.
     pub(super) fn handle_timeout(&mut self, mac_tx: &mut MacTx, now: Instant, out: &mut TxOutput) {
+        let due = self.rounds.take_due(now);
         for ac in Ac::ALL {
-            if self.round_at[ac.index()].is_some_and(|t| t <= now) {
-                self.round_at[ac.index()] = None;
+            if due[ac.index()] {
                 self.fill(mac_tx, ac, now, out);
             }
         }
-    }
-
-    /// Asks for a round of `ac` one host latency after `now` (or sooner, if one is
-    /// already due then).
-    fn defer_round(&mut self, ac: Ac, now: Instant) {
-        let at = now + self.host_latency;
-        let slot = &mut self.round_at[ac.index()];
-        *slot = Some(slot.map_or(at, |t| t.min(at)));
     }
 
     pub(super) fn has_frames(&self, ac: Ac) -> bool {
@@ -156,7 +147,7 @@ impl Softmac {
     /// A PPDU of `ac` to the station-TID completed at `now`: the TX tasklet refills the
     /// hardware queue one host latency later.
     pub(super) fn completed(&mut self, key: TxqKey, ac: Ac, aggregate: bool, now: Instant) {
-        self.defer_round(ac, now);
+        self.rounds.defer(ac, now);
         let i = ac.index();
         self.in_hw[key.index()] = self.in_hw[key.index()].saturating_sub(1);
         debug_assert!(self.depth[i] > 0, "completion without a queued PPDU");
@@ -217,7 +208,7 @@ impl Softmac {
                 self.send_stranded_retries(mac_tx, a);
             }
             if self.depth[a.index()] == 0 && mac_tx.holds_frames(a) {
-                self.defer_round(a, now);
+                self.rounds.defer(a, now);
             }
         }
     }
