@@ -103,8 +103,9 @@ pub fn stall_warning(r: &ResultsFile) -> Option<String> {
     };
     Some(format!(
         "airq: WARNING: {} under {} (seed {}): the AP stalled {} time(s) — it held frames \
-         that no policy held back while the medium stayed idle: {}{more}. This is a defect \
-         of the model; do not use these figures (please report it).",
+         that no airtime limit held back while the medium stayed idle: {}{more}. These are \
+         not the figures of a working AP: unless the scenario asks for it (a host latency \
+         as long as the stall threshold), this is a defect of the model; please report it.",
         m.scenario,
         m.config,
         m.seed,
