@@ -9,8 +9,9 @@ use super::station::Station;
 use super::units;
 use crate::error::CliError;
 use airq::{Duration, StationId};
-use airq_sim::apps::traffic::{Direction, WebPage};
+use airq_sim::apps::traffic::{Direction, WebPage, UDP_IP_HEADER_BYTES};
 use airq_sim::net::dscp::{Dscp, BE, EF};
+use airq_sim::net::wired::WiredLink;
 use airq_sim::transport::tcp::{CongestionControl, TcpConfig};
 
 /// What a test name is and which keys it takes (besides `test`, `stations`, `start`,
@@ -157,6 +158,7 @@ pub fn validate(
     index: usize,
     stations: &[Station],
     duration: Duration,
+    wired: &WiredLink,
     map: &SourceMap,
 ) -> Result<Traffic, CliError> {
     let path = KeyPath::entry("traffic", index);
@@ -240,8 +242,12 @@ pub fn validate(
     }
     let interval = |default_ms: f64| -> Result<Duration, CliError> {
         let ms = t.interval_ms.unwrap_or(default_ms);
-        if !(ms > 0.0 && ms.is_finite()) {
-            return Err(at("interval_ms", format!("must be above 0, got {ms}")));
+        // Below a microsecond the simulation would never end (and rounds to 0 ns).
+        if !(ms >= 0.001 && ms.is_finite()) {
+            return Err(at(
+                "interval_ms",
+                format!("must be at least 0.001 ms (1 us), got {ms}"),
+            ));
         }
         Ok(units::from_ms(ms))
     };
@@ -272,6 +278,30 @@ pub fn validate(
                 .ok_or_else(|| at("test", "udp_cbr needs rate_mbps".into()))?;
             if !(mbps > 0.0 && mbps.is_finite()) {
                 return Err(at("rate_mbps", format!("must be above 0, got {mbps}")));
+            }
+            // The server sends down through the wired link: no faster than it (the
+            // excess would wait on the wire without bound). A station's own queue
+            // bounds an upload, but not a packet interval below a microsecond.
+            let wired_mbps = wired.rate_bps as f64 / 1e6;
+            let total = mbps * f64::from(flows);
+            if direction == Direction::Downlink && total > wired_mbps {
+                return Err(at(
+                    "rate_mbps",
+                    format!(
+                        "{flows} flow(s) at {mbps} Mbit/s send {total} Mbit/s down, more than \
+                         the wired link's {wired_mbps} Mbit/s"
+                    ),
+                ));
+            }
+            let interval_us = f64::from(payload_bytes + UDP_IP_HEADER_BYTES) * 8.0 / mbps;
+            if interval_us < 1.0 {
+                return Err(at(
+                    "rate_mbps",
+                    format!(
+                        "{mbps} Mbit/s sends a packet every {interval_us:.3} us; at most one \
+                         a microsecond"
+                    ),
+                ));
             }
             Test::UdpCbr {
                 direction,

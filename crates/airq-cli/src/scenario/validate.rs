@@ -88,7 +88,7 @@ pub fn validate(
         .traffic
         .iter()
         .enumerate()
-        .map(|(i, t)| traffic::validate(t, i, &stations, duration, map))
+        .map(|(i, t)| traffic::validate(t, i, &stations, duration, &wired, map))
         .collect::<Result<Vec<_>, _>>()?;
     if traffic.is_empty() {
         return Err(CliError::new(format!(

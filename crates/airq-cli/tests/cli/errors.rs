@@ -104,6 +104,36 @@ fn bad_traffic_is_refused() {
         &SMALL.replace("test = \"udp_flood\"", "test = \"ping\"\nrate_mbps = 2"),
         &["traffic.0.rate_mbps: `rate_mbps` does not apply to test `ping`"],
     );
+    // Rates and intervals that would never let a run end, or queue without bound on
+    // the wire (the reliability issue's `rate_mbps = 1e13`, `interval_ms = 1e-300`).
+    refused(
+        &SMALL.replace(
+            "test = \"udp_flood\"",
+            "test = \"udp_cbr\"\nrate_mbps = 1e13",
+        ),
+        &["bad.toml:17:1: traffic.0.rate_mbps: 1 flow(s) at 10000000000000 Mbit/s send"],
+    );
+    refused(
+        &SMALL.replace(
+            "test = \"udp_flood\"",
+            "test = \"udp_cbr\"\nrate_mbps = 600\nflows = 2",
+        ),
+        &["more than the wired link's 1000 Mbit/s"],
+    );
+    refused(
+        &SMALL.replace(
+            "test = \"udp_flood\"",
+            "test = \"udp_cbr\"\nrate_mbps = 1e7\ndirection = \"up\"",
+        ),
+        &["traffic.0.rate_mbps: 10000000 Mbit/s sends a packet every 0.001 us"],
+    );
+    refused(
+        &SMALL.replace(
+            "test = \"udp_flood\"",
+            "test = \"ping\"\ninterval_ms = 1e-300",
+        ),
+        &["bad.toml:17:1: traffic.0.interval_ms: must be at least 0.001 ms (1 us)"],
+    );
 }
 
 #[test]
