@@ -53,9 +53,14 @@ impl ApSpec {
                     "give quantum_bytes or quantum_frames, not both",
                 ));
             }
+            // CoDel's times in whole microseconds at least (Linux keeps them in 1.024 us
+            // units): a smaller value would round to nothing.
             for (k, v) in [("target_ms", fq.target_ms), ("interval_ms", fq.interval_ms)] {
-                if v.is_some_and(|v| !(v > 0.0 && v.is_finite())) {
-                    return Err(map.error_at(&path.join(k), "must be above 0 ms"));
+                if v.is_some_and(|v| !(0.001..=1e6).contains(&v)) {
+                    return Err(map.error_at(
+                        &path.join(k),
+                        format!("must be 0.001 ms (1 us) to 1000 s, got {}", v.unwrap()),
+                    ));
                 }
             }
         }
