@@ -6,16 +6,25 @@
 //!         ─► [sched]   round robin | airtime DRR (airq::airtime)
 //!         ─► [AQL]     off | kernel limits | self-tuning (airq::aql)
 //!         ─► [driver]  softmac (ath9k: ≤ 2 A-MPDUs per AC in hardware)
-//!                      | firmware (ath10k: ≤ 1424 frames, its own round robin)
+//!                      | firmware (ath10k: ≤ 1424 frames; push-pull: it fetches about
+//!                        one PPDU per AC, the scheduler decides whose; push: the host
+//!                        fills it, its own round robin decides)
 //!         ─► TxPath: has_frames / next_ppdu / tx_done ◄─ the channel
 //! ```
+//!
+//! The drivers say when they next act of their own accord ([`ApTx::poll_at`]): a refill
+//! one host latency after a completion, a firmware fetch, another round when one left a
+//! hardware queue empty while frames wait, a limited airtime group's reopening; the event
+//! loop calls [`ApTx::handle_timeout`] then.
 //!
 //! Backpressure runs upward as in Linux: the legacy MAC stops an AC's queue once it holds
 //! more than `txq_max_pending` frames, and the qdisc then keeps the packets; FQ-MAC never
 //! stops it, so with FQ-MAC the qdisc is normally `none`. Below the MAC, the driver model
 //! decides when to pull: when its hardware queue has room (softmac) or its firmware queue
 //! takes frames (firmware), through the scheduler and the AQL gate. Each station-TID's
-//! BlockAck window and retries are a [`TidTx`](crate::mac::tid_tx::TidTx), in either driver.
+//! BlockAck window and retries are a [`TidTx`](crate::mac::tid_tx::TidTx), in either
+//! driver; the stations' reordering buffers are theirs
+//! ([`reorder`](crate::mac::reorder)).
 //! Completed PPDUs charge the scheduler with their airtime and release AQL.
 //!
 //! Per packet the work is O(1) apart from the FQ limits' fattest-flow search and the
