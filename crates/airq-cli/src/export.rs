@@ -61,10 +61,12 @@ pub fn write_standard_plots(
 ) -> Result<Vec<PathBuf>, CliError> {
     let c = comparison(paths.iter().map(PathBuf::as_path).zip(runs))?;
     let seed = runs[0].metadata.seed;
+    // Runs on a driver chosen on the command line say so in the name too.
+    let name = format!("{}{}", c.scenario, runs[0].metadata.driver_suffix());
     standard_plots(&c)
         .into_iter()
         .map(|kind| {
-            let path = dir.join(plot_file_name(&c.scenario, seed, kind));
+            let path = dir.join(plot_file_name(&name, seed, kind));
             draw_plot(kind, &c, &path).map(|()| path)
         })
         .collect()
@@ -81,7 +83,7 @@ pub fn write_flent_files(runs: &[ResultsFile], dir: &Path) -> Result<Vec<PathBuf
     runs.iter()
         .map(|r| {
             let m = &r.metadata;
-            let path = dir.join(flent_file_name(&m.scenario, &m.config, m.seed));
+            let path = dir.join(flent_file_name(&m.scenario, &m.file_label(), m.seed));
             let view = run_view(r).map_err(|e| e.context(format!("flent {}", path.display())))?;
             write_flent(&view, &r.metadata.scenario, &path)
                 .map_err(|e| CliError::new(format!("cannot write the flent file: {e}")))?;

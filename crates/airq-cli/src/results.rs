@@ -272,6 +272,25 @@ pub struct Series {
     pub ap_driver_airtime_ms: Vec<f64>,
 }
 
+impl Metadata {
+    /// `-<driver>` when the run's driver was chosen on the command line (`--driver`, or
+    /// `--set ap.driver=…`), else nothing: it goes into the file names, so that runs of
+    /// one preset on two drivers do not overwrite each other.
+    pub fn driver_suffix(&self) -> String {
+        self.overrides
+            .iter()
+            .rev()
+            .find_map(|o| o.strip_prefix("ap.driver="))
+            .map(|d| format!("-{}", d.trim_matches('"')))
+            .unwrap_or_default()
+    }
+
+    /// The configuration as file names show it: the preset, and the driver if chosen.
+    pub fn file_label(&self) -> String {
+        format!("{}{}", self.config, self.driver_suffix())
+    }
+}
+
 impl ResultsFile {
     /// The stations' goodput summed.
     pub fn total_goodput_mbps(&self) -> f64 {

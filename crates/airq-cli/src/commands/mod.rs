@@ -118,7 +118,7 @@ pub fn stall_warning(r: &ResultsFile) -> Option<String> {
 pub fn results_path(r: &ResultsFile, args: &RunArgs) -> PathBuf {
     let m = &r.metadata;
     args.output
-        .join(results::file_name(&m.scenario, &m.config, m.seed))
+        .join(results::file_name(&m.scenario, &m.file_label(), m.seed))
 }
 
 /// Where the results files of `runs` went (one name, or a `*` for the configuration),
@@ -126,10 +126,11 @@ pub fn results_path(r: &ResultsFile, args: &RunArgs) -> PathBuf {
 pub fn written(runs: &[ResultsFile], args: &RunArgs) -> String {
     let m = &runs[0].metadata;
     let config = if runs.len() == 1 {
-        m.config.as_str()
+        m.file_label()
     } else {
-        "*"
+        format!("*{}", m.driver_suffix())
     };
+    let config = config.as_str();
     let name = results::file_name(&m.scenario, config, m.seed);
     let mut lines = format!("results: {}", args.output.join(name).display());
     if args.flent {

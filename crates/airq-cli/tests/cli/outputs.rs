@@ -198,3 +198,26 @@ fn results_round_trip_and_newer_versions_are_refused() {
         .failure()
         .stderr(predicates::str::contains("use a newer airq"));
 }
+
+/// A preset on another driver is another file: runs of one preset on two drivers into one
+/// folder do not overwrite each other.
+#[test]
+fn a_driver_chosen_on_the_command_line_names_the_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = write(dir.path(), "small.toml", SMALL);
+    for driver in [None, Some("firmware")] {
+        let mut cmd = airq();
+        cmd.arg("run")
+            .arg(&scenario)
+            .args(["--config", "airtime", "--duration", "1", "-q", "-o"])
+            .arg(dir.path());
+        if let Some(d) = driver {
+            cmd.args(["--driver", d]);
+        }
+        cmd.assert().success();
+    }
+    let softmac = results::load(&dir.path().join("small-airtime-seed3.json.gz")).unwrap();
+    let firmware = results::load(&dir.path().join("small-airtime-firmware-seed3.json.gz")).unwrap();
+    assert!(firmware.metadata.ap_config.contains("Firmware"));
+    assert!(softmac.metadata.ap_config.contains("Softmac"));
+}

@@ -163,7 +163,11 @@ fn compare_draws_the_plots_its_runs_have_data_for() {
     let udp = ["goodput", "airtime", "timeseries", "queue_depth"];
     let expected: Vec<PathBuf> = udp
         .iter()
-        .map(|p| dir.path().join(format!("udp-flood-anomaly-seed1-{p}.png")))
+        .map(|p| {
+            // The driver chosen on the command line is in the name.
+            dir.path()
+                .join(format!("udp-flood-anomaly-firmware-seed1-{p}.png"))
+        })
         .collect();
     for path in &expected {
         assert!(

@@ -192,7 +192,7 @@ fn run(text: &str, driver: &str, mode: Mode, saturated: &[usize]) -> Result<Run,
     let summary = run_json(dir.path(), "s.json", &path, &args);
     let file = dir
         .path()
-        .join(format!("policy-{}-seed3.json.gz", mode.preset));
+        .join(format!("policy-{}-{driver}-seed3.json.gz", mode.preset));
     let r = results::load(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
     let run = Run {
         share_pct: r.stations.iter().map(|s| s.airtime_share * 100.0).collect(),
