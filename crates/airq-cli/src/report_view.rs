@@ -72,6 +72,7 @@ pub fn run_view(r: &ResultsFile) -> Result<RunView, CliError> {
         start_time_unix_s: unix_seconds(&m.started_utc)?,
         stations,
         driver_queue,
+        flows: flows::flow_views(r, &per_step)?,
     };
     view.validate().map_err(|e| CliError::new(e.to_string()))?;
     Ok(view)
@@ -278,6 +279,8 @@ fn unix_seconds(rfc3339: &str) -> Result<f64, CliError> {
         .map(|d| d.as_secs_f64())
         .map_err(|e| bad(e.to_string()))
 }
+
+mod flows;
 
 #[cfg(test)]
 mod tests;

@@ -4,7 +4,7 @@
 //! of "Ending the Anomaly" (Høiland-Jørgensen et al., USENIX ATC 2017, Figures 2–4) and the
 //! AQL paper's queue-depth histograms; they are not simulation results.
 
-use crate::model::{Comparison, QueueSamples, RunView, StationView};
+use crate::model::{Comparison, FlowKind, FlowView, QueueSamples, RunView, StationView};
 
 /// Per-design shape of the synthetic run: (config, goodput of fast/slow stations in Mbit/s,
 /// airtime shares fast/slow, median ping RTT in ms, driver queue frames and airtime µs).
@@ -95,7 +95,7 @@ pub fn demo_comparison(seed: u64) -> Comparison {
 fn demo_run(shape: &DesignShape, rng: &mut SplitMix64) -> RunView {
     let steps = (DURATION_S / STEP_S).round() as usize;
     let busy_us = STEP_S * 1e6 * 0.97;
-    let stations = STATIONS
+    let stations: Vec<StationView> = STATIONS
         .iter()
         .map(|&(name, mac, slow)| {
             let (mean_mbps, share) = if slow {
@@ -146,6 +146,28 @@ fn demo_run(shape: &DesignShape, rng: &mut SplitMix64) -> RunView {
         frames.push((shape.queue_frames * load).round());
         airtime_us.push(shape.queue_airtime_us * load * (1.0 + 0.1 * rng.gauss()).max(0.1));
     }
+    // The flent testbed's traffic: a TCP download and a ping to each station.
+    let flows = stations
+        .iter()
+        .flat_map(|s| {
+            let flow = |test: &str, kind| FlowView {
+                station: s.name.clone(),
+                test: test.to_string(),
+                kind,
+                ..FlowView::default()
+            };
+            [
+                FlowView {
+                    goodput_mbps: s.download_mbps.clone(),
+                    ..flow("tcp_download", FlowKind::Tcp)
+                },
+                FlowView {
+                    rtt_ms: s.ping_rtt_ms.clone(),
+                    ..flow("ping", FlowKind::Ping)
+                },
+            ]
+        })
+        .collect();
     RunView {
         config: shape.config.to_string(),
         duration_s: DURATION_S,
@@ -153,6 +175,7 @@ fn demo_run(shape: &DesignShape, rng: &mut SplitMix64) -> RunView {
         start_time_unix_s: START_TIME_UNIX_S,
         stations,
         driver_queue: Some(QueueSamples { frames, airtime_us }),
+        flows,
     }
 }
 

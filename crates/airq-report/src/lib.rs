@@ -36,5 +36,7 @@ mod theme;
 
 pub use error::ReportError;
 pub use flent::write_flent;
-pub use model::{Comparison, QueueSamples, RunView, StationView};
+pub use model::{
+    Comparison, FlowDirection, FlowKind, FlowView, QueueSamples, RunView, StationView, VoipView,
+};
 pub use plot::{draw, PlotKind};

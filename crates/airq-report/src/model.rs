@@ -7,6 +7,9 @@
 
 use crate::error::ReportError;
 
+mod flow;
+pub use flow::{FlowDirection, FlowKind, FlowView, VoipView};
+
 /// One scenario run under several AP designs, one [`RunView`] per design.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Comparison {
@@ -31,6 +34,8 @@ pub struct RunView {
     pub stations: Vec<StationView>,
     /// Depth of the firmware-offload driver queue, when the design has one.
     pub driver_queue: Option<QueueSamples>,
+    /// The run's flows, in the order its traffic made them.
+    pub flows: Vec<FlowView>,
 }
 
 /// One station's results within a run.
@@ -149,6 +154,16 @@ impl RunView {
                     ));
                 }
             }
+        }
+        for (i, flow) in self.flows.iter().enumerate() {
+            let at_flow = at(&format!("flows[{i}]"));
+            if !self.stations.iter().any(|s| s.name == flow.station) {
+                return Err(ReportError::invalid(
+                    at_flow,
+                    format!("station \"{}\" is not in stations", flow.station),
+                ));
+            }
+            flow.validate(self.duration_s, self.steps(), &at_flow)?;
         }
         if let Some(q) = &self.driver_queue {
             non_negative_all(&q.frames, &at("driver_queue.frames"))?;

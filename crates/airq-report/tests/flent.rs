@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use airq_report::demo::demo_comparison;
-use airq_report::{write_flent, RunView};
+use airq_report::{write_flent, FlowDirection, FlowKind, FlowView, RunView};
 
 mod support;
 use support::flent_tool::{flent_available, flent_ok, summary_avg};
@@ -46,7 +46,7 @@ fn flent_loads_summarises_and_plots_the_export() {
         for series in [
             format!("TCP download BE {}", sta.name),
             format!("Ping (ms) ICMP {}", sta.name),
-            format!("wifi_stats_ap::airtime_tx::{}", sta.mac),
+            format!("wifi_stats_ap::airtime_tx::{}", sta.name),
         ] {
             assert!(header.contains(&series.as_str()), "CSV lacks {series}");
         }
@@ -56,6 +56,9 @@ fn flent_loads_summarises_and_plots_the_export() {
 
     // flent's own means of our raw samples are the stations' goodput and mean RTT.
     let summary = flent_ok(&["-i", file, "-f", "summary"], &dir);
+    // flent's Jain index of the stations' airtime: its glob needs keys without ':'.
+    let fairness = summary_avg(&summary, "wifi_stats_ap::airtime_fairness");
+    assert!(fairness > 0.3 && fairness <= 1.0, "{summary}");
     for sta in &run.stations {
         let down = summary_avg(&summary, &format!("TCP download BE {}", sta.name));
         assert!(
@@ -89,9 +92,19 @@ fn flent_plots_uploads_of_the_bidirectional_test() {
     let dir = scratch_dir("upload");
     let comparison = demo_comparison(2);
     let mut run = comparison.runs[4].clone();
-    for sta in &mut run.stations {
-        sta.upload_mbps = sta.download_mbps.iter().map(|d| d / 4.0).collect();
-    }
+    let uploads: Vec<FlowView> = run
+        .stations
+        .iter()
+        .map(|sta| FlowView {
+            station: sta.name.clone(),
+            test: "tcp_upload".into(),
+            kind: FlowKind::Tcp,
+            direction: FlowDirection::Up,
+            goodput_mbps: sta.download_mbps.iter().map(|d| d / 4.0).collect(),
+            ..FlowView::default()
+        })
+        .collect();
+    run.flows.extend(uploads);
     write_flent(&run, "uploads", &dir.join("up.flent.gz")).unwrap();
     let summary = flent_ok(&["-i", "up.flent.gz", "-f", "summary"], &dir);
     assert!(summary.contains("rtt_fair_var test"), "{summary}");

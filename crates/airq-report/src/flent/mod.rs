@@ -4,16 +4,18 @@
 //! The file is flent's format version 4 (`FILEFORMAT_VERSION` in flent's
 //! `flent/resultset.py`): gzip-compressed JSON with `version`, `metadata`, `x_values`,
 //! `results` (series on the x grid, `null` for gaps) and `raw_values` (timestamped
-//! samples). The run poses as flent's `rtt_fair_var_down` test, one flent host per
-//! station (`rtt_fair_var` when any station uploads), with the `wifi_stats` mixin's
-//! per-station airtime; see [`series`] for the names. flent recomputes the aggregates
-//! (sums, averages, fairness) when it loads the file.
+//! samples). The run poses as the flent test that runs its traffic, one flent host per
+//! station ([`mapping`] gives the rule and the series names), with the `wifi_stats`
+//! mixin's per-station airtime keyed by station name ([`series`]). flent recomputes the
+//! aggregates (sums, averages, Jain's fairness of the goodput and of the airtime) when
+//! it loads the file.
 //!
 //! flent's plots cut `DELAY` seconds (its `--delay`, default 5, not stored in the file)
 //! from both ends of a run for CDFs and box plots: runs shorter than 10 s show nothing
 //! there unless flent is run with `--delay 0`.
 
 mod grid;
+mod mapping;
 mod series;
 mod time;
 
@@ -66,11 +68,8 @@ pub fn flent_document(
 ) -> Result<Value, ReportError> {
     run.validate()?;
     let points = run.steps() + 1;
-    let with_upload = run
-        .stations
-        .iter()
-        .any(|s| s.upload_mbps.iter().any(|&v| v > 0.0));
-    let exported = series::export(run, points, with_upload);
+    let mapping = mapping::map(run);
+    let exported = series::export(run, &mapping, points);
     if exported.raw_values.is_empty() {
         return Err(ReportError::empty(format!(
             "run \"{}\" has no samples to export (no goodput, ping or airtime series)",
@@ -78,7 +77,7 @@ pub fn flent_document(
         )));
     }
     let x_values: Vec<f64> = (0..points).map(|k| k as f64 * run.step_s).collect();
-    let mut metadata = metadata(run, scenario, data_filename, with_upload);
+    let mut metadata = metadata(run, &mapping, scenario, data_filename);
     metadata.insert("SERIES_META".into(), Value::Object(exported.series_meta));
     Ok(json!({
         "version": FLENT_FORMAT_VERSION,
@@ -93,26 +92,25 @@ pub fn flent_document(
 /// its formatters expect) plus `T0` and airq's own keys.
 fn metadata(
     run: &RunView,
+    mapping: &mapping::Mapping,
     scenario: &str,
     data_filename: &str,
-    with_upload: bool,
 ) -> Map<String, Value> {
-    let hosts: Vec<&str> = run.stations.iter().map(|s| s.name.as_str()).collect();
     let start = time::format_utc(run.start_time_unix_s);
-    let mut test_parameters = Map::new();
+    let mut test_parameters = mapping.test_parameters.clone();
     if series::has_airtime(run) {
-        let macs: Vec<&str> = run.stations.iter().map(|s| s.mac.as_str()).collect();
+        let stations: Vec<String> = run
+            .stations
+            .iter()
+            .map(|s| mapping::flent_host(&s.name))
+            .collect();
         test_parameters.insert("wifi_stats_hosts".into(), json!(series::AP_HOST));
         test_parameters.insert("wifi_stats_interfaces".into(), json!("wlan0"));
-        test_parameters.insert("wifi_stats_stations".into(), json!(macs.join(",")));
+        test_parameters.insert("wifi_stats_stations".into(), json!(stations.join(",")));
     }
-    let name = if with_upload {
-        "rtt_fair_var"
-    } else {
-        "rtt_fair_var_down"
-    };
+    let hosts = &mapping.hosts;
     let entries = [
-        ("NAME", json!(name)),
+        ("NAME", json!(mapping.test)),
         ("TITLE", json!(format!("{scenario} ({})", run.config))),
         (
             "NOTE",
@@ -134,7 +132,7 @@ fn metadata(
         ("BATCH_TITLE", Value::Null),
         ("BATCH_UUID", Value::Null),
         ("DATA_FILENAME", json!(data_filename)),
-        ("HTTP_GETTER_URLLIST", Value::Null),
+        ("HTTP_GETTER_URLLIST", mapping.http_urllist.clone()),
         ("HTTP_GETTER_DNS", Value::Null),
         ("HTTP_GETTER_WORKERS", Value::Null),
         ("FAILED_RUNNERS", json!(0)),

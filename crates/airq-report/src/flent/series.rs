@@ -1,24 +1,28 @@
-//! The data series of an exported run, named as flent's `rtt_fair_var` tests name them
-//! (`flent/tests/rtt_fair.inc`: one flent host per station) and its `wifi_stats.inc` mixin
-//! names per-station airtime:
+//! The data series of an exported run, named by [`super::mapping`], and the per-station
+//! airtime of flent's `wifi_stats.inc` mixin, keyed by station name:
 //!
 //! | series | raw samples | unit |
 //! |---|---|---|
-//! | `TCP download BE <station>` | one per step, at its end | Mbit/s |
-//! | `TCP upload BE <station>` (only in `rtt_fair_var`) | one per step | Mbit/s |
-//! | `Ping (ms) ICMP <station>` | each ping, with `seq` | ms |
-//! | `wifi_stats_<ap>` | one per step: `stations` → MAC → `airtime_tx`, `airtime_rx` (µs in the step), `avg_aggr_size` | — |
-//! | `wifi_stats_<ap>::airtime_{tx,rx}::<mac>`, `…::avg_aggr_size::<mac>` | results only | µs, packets |
+//! | TCP, UDP goodput (`TCP download BE <station>`, `UDP upload`, ...) | one per step, at its end | Mbit/s |
+//! | `VoIP::bitrate` | one per step | Kbit/s |
+//! | `Ping (ms) ICMP [<station>]` | each reply, with `seq` | ms |
+//! | `HTTP latency[::<n>]` | each page load, at its completion | ms |
+//! | `wifi_stats_<ap>` | one per step: `stations` → name → `airtime_tx`, `airtime_rx` (µs in the step); `avg_aggr_size` once, in the last step | — |
+//! | `wifi_stats_<ap>::airtime_{tx,rx}::<station>`, `…::avg_aggr_size::<station>` | results only | µs, packets |
+//!
+//! The aggregate size is the run's measured mean MPDUs per A-MPDU sent to the station:
+//! one sample at the end of the run, not a series repeated at every step.
 
 use serde_json::{json, Map, Value};
 
 use super::grid::resample;
-use crate::model::RunView;
+use super::mapping::{flent_host, Mapping, Source};
+use crate::model::{FlowDirection, RunView};
 
 /// The AP's flent host name in the `wifi_stats_<host>` series.
 pub(crate) const AP_HOST: &str = "ap";
 
-/// One series to export: its samples (seconds since the start, value) and extra raw keys.
+/// One series to export: its samples (seconds since the start, value).
 struct Series {
     name: String,
     units: &'static str,
@@ -41,9 +45,32 @@ fn per_step(values: &[f64], step: f64) -> Vec<(f64, f64)> {
         .collect()
 }
 
-/// Builds every series of `run` on a grid of `points` points; `with_upload` adds the
-/// upload series (test `rtt_fair_var` rather than `rtt_fair_var_down`).
-pub(crate) fn export(run: &RunView, points: usize, with_upload: bool) -> Exported {
+/// The flows' per-step goodput summed, Mbit/s (as long as the longest).
+fn goodput_sum(run: &RunView, flows: &[usize]) -> Vec<f64> {
+    let steps = flows
+        .iter()
+        .map(|&f| run.flows[f].goodput_mbps.len())
+        .max()
+        .unwrap_or(0);
+    (0..steps)
+        .map(|i| {
+            flows
+                .iter()
+                .filter_map(|&f| run.flows[f].goodput_mbps.get(i))
+                .sum()
+        })
+        .collect()
+}
+
+/// Samples of several flows merged in time order.
+fn merged(flows: &[usize], pick: impl Fn(usize) -> Vec<(f64, f64)>) -> Vec<(f64, f64)> {
+    let mut samples: Vec<(f64, f64)> = flows.iter().flat_map(|&f| pick(f)).collect();
+    samples.sort_by(|a, b| a.0.total_cmp(&b.0));
+    samples
+}
+
+/// Builds every series of `run`, as `mapping` names them, on a grid of `points` points.
+pub(crate) fn export(run: &RunView, mapping: &Mapping, points: usize) -> Exported {
     let step = run.step_s;
     let t0 = run.start_time_unix_s;
     let mut out = Exported {
@@ -51,45 +78,77 @@ pub(crate) fn export(run: &RunView, points: usize, with_upload: bool) -> Exporte
         raw_values: Map::new(),
         series_meta: Map::new(),
     };
-    let mut plain = Vec::new();
-    for sta in &run.stations {
-        plain.push(Series {
-            name: format!("TCP download BE {}", sta.name),
-            units: "Mbits/s",
-            samples: per_step(&sta.download_mbps, step),
-        });
-        if with_upload {
-            plain.push(Series {
-                name: format!("TCP upload BE {}", sta.name),
-                units: "Mbits/s",
-                samples: per_step(&sta.upload_mbps, step),
-            });
+    for planned in &mapping.series {
+        let (units, samples, with_seq) = match &planned.source {
+            Source::Goodput(flows) => ("Mbits/s", per_step(&goodput_sum(run, flows), step), false),
+            Source::VoipBitrate(leg) => {
+                let kbps: Vec<f64> = run.flows[*leg]
+                    .goodput_mbps
+                    .iter()
+                    .map(|v| v * 1e3)
+                    .collect();
+                ("Kbits/s", per_step(&kbps, step), false)
+            }
+            Source::Rtt(flows) => ("ms", merged(flows, |f| run.flows[f].rtt_ms.clone()), true),
+            Source::PageLoads(flows) => {
+                let ms = |f: usize| {
+                    run.flows[f]
+                        .page_loads_s
+                        .iter()
+                        .map(|&(t, s)| (t, s * 1e3))
+                        .collect()
+                };
+                ("ms", merged(flows, ms), false)
+            }
+        };
+        if samples.is_empty() {
+            continue;
         }
-    }
-    for s in plain.into_iter().filter(|s| !s.samples.is_empty()) {
-        let raw: Vec<Value> = s
-            .samples
-            .iter()
-            .map(|&(t, v)| json!({"t": t0 + t, "val": v}))
-            .collect();
-        out.add(&s, raw, points, step);
-    }
-    for sta in run.stations.iter().filter(|s| !s.ping_rtt_ms.is_empty()) {
         let s = Series {
-            name: format!("Ping (ms) ICMP {}", sta.name),
-            units: "ms",
-            samples: sta.ping_rtt_ms.clone(),
+            name: planned.name.clone(),
+            units,
+            samples,
         };
         let raw = s
             .samples
             .iter()
             .enumerate()
-            .map(|(seq, &(t, v))| json!({"t": t0 + t, "val": v, "seq": seq}))
+            .map(|(seq, &(t, v))| match with_seq {
+                true => json!({"t": t0 + t, "val": v, "seq": seq}),
+                false => json!({"t": t0 + t, "val": v}),
+            })
             .collect();
         out.add(&s, raw, points, step);
+        if let Source::VoipBitrate(leg) = planned.source {
+            voip_meta(run, leg, &mut out.series_meta[&s.name]);
+        }
     }
     export_wifi_stats(run, points, &mut out);
     out
+}
+
+/// The call's quality beside its bitrate, under the keys flent's irtt-based VoIP runner
+/// records (`flent/runners.py`), and the E-model's MOS.
+fn voip_meta(run: &RunView, leg: usize, meta: &mut Value) {
+    let flow = &run.flows[leg];
+    let (Some(v), Some(meta)) = (flow.voip, meta.as_object_mut()) else {
+        return;
+    };
+    let owd = match flow.direction {
+        FlowDirection::Down => "OWD_DOWN_MEAN",
+        FlowDirection::Up => "OWD_UP_MEAN",
+    };
+    let loss = if v.sent > 0 {
+        1.0 - v.received as f64 / v.sent as f64
+    } else {
+        0.0
+    };
+    meta.insert("PACKETS_SENT".into(), json!(v.sent));
+    meta.insert("PACKETS_RECEIVED".into(), json!(v.received));
+    meta.insert("PACKET_LOSS_RATE".into(), json!(loss));
+    meta.insert(owd.into(), json!(v.mean_delay_ms));
+    meta.insert("AIRQ_JITTER_MS".into(), json!(v.jitter_ms));
+    meta.insert("AIRQ_MOS".into(), json!(v.mos));
 }
 
 impl Exported {
@@ -136,9 +195,11 @@ fn export_wifi_stats(run: &RunView, points: usize, out: &mut Exported) {
                 if let Some(&rx) = sta.airtime_rx_us.get(i) {
                     fields.insert("airtime_rx".into(), json!(rx));
                 }
-                if !fields.is_empty() {
+                if i + 1 == steps && sta.avg_aggr_size > 0.0 {
                     fields.insert("avg_aggr_size".into(), json!(sta.avg_aggr_size));
-                    stations.insert(sta.mac.clone(), Value::Object(fields));
+                }
+                if !fields.is_empty() {
+                    stations.insert(flent_host(&sta.name), Value::Object(fields));
                 }
             }
             json!({"t": run.start_time_unix_s + (i + 1) as f64 * step, "stations": stations})
@@ -149,21 +210,24 @@ fn export_wifi_stats(run: &RunView, points: usize, out: &mut Exported) {
     out.series_meta
         .insert(host.clone(), json!({"UNITS": "misc", "RUNNER": "airq"}));
     for sta in &run.stations {
-        let aggr = vec![sta.avg_aggr_size; sta.airtime_tx_us.len()];
-        let fields: [(&str, &[f64], &str); 3] = [
-            ("airtime_tx", &sta.airtime_tx_us, "us"),
-            ("airtime_rx", &sta.airtime_rx_us, "us"),
-            ("avg_aggr_size", &aggr, "packets"),
+        let aggr: Vec<(f64, f64)> = if sta.avg_aggr_size > 0.0 && steps > 0 {
+            vec![(steps as f64 * step, sta.avg_aggr_size)]
+        } else {
+            Vec::new()
+        };
+        let fields = [
+            ("airtime_tx", per_step(&sta.airtime_tx_us, step), "us"),
+            ("airtime_rx", per_step(&sta.airtime_rx_us, step), "us"),
+            ("avg_aggr_size", aggr, "packets"),
         ];
-        for (field, values, units) in fields {
-            if values.is_empty() {
+        for (field, samples, units) in fields {
+            if samples.is_empty() {
                 continue;
             }
-            let samples = per_step(values, step);
-            let name = format!("{host}::{field}::{}", sta.mac);
+            let name = format!("{host}::{field}::{}", flent_host(&sta.name));
             out.results
                 .insert(name.clone(), json!(resample(&samples, step, points)));
-            let mean = values.iter().sum::<f64>() / values.len() as f64;
+            let mean = samples.iter().map(|s| s.1).sum::<f64>() / samples.len() as f64;
             out.series_meta
                 .insert(name, json!({"UNITS": units, "MEAN_VALUE": mean}));
         }

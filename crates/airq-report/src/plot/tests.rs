@@ -200,7 +200,8 @@ fn odd_shapes_render() {
     one.runs.truncate(1);
     let mut four = full.clone();
     four.runs.truncate(4);
-    four.runs[1].stations.remove(0);
+    let gone = four.runs[1].stations.remove(0);
+    four.runs[1].flows.retain(|f| f.station != gone.name);
     for q in four.runs.iter_mut().filter_map(|r| r.driver_queue.as_mut()) {
         q.frames.iter_mut().for_each(|f| *f = 0.0);
         q.airtime_us.iter_mut().for_each(|a| *a = 0.0);

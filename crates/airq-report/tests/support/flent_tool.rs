@@ -47,6 +47,10 @@ pub fn summary_avg(summary: &str, series: &str) -> f64 {
         .lines()
         .find(|l| l.trim_start().starts_with(&format!("{series} ")))
         .unwrap_or_else(|| panic!("summary has no {series}:\n{summary}"));
-    let after = line.split_once(':').expect("a ':' after the name").1;
-    after.split_whitespace().next().unwrap().parse().unwrap()
+    // Series names hold "::" themselves: the value follows the " : " after the name.
+    let after = line.split_once(" : ").expect("a ' : ' after the name").1;
+    let value = after.split_whitespace().next().unwrap();
+    value
+        .parse()
+        .unwrap_or_else(|_| panic!("{series}: no value ({line})"))
 }

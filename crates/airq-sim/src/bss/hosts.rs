@@ -189,11 +189,16 @@ impl Simulation {
         f.next_seq += 1;
         let payload = match f.spec.app {
             App::Udp { .. } => Payload::Udp,
-            App::Ping { .. } => Payload::Echo {
-                seq,
-                reply: false,
-                sent: self.now,
-            },
+            App::Ping { .. } => {
+                self.metrics.flows[flow as usize]
+                    .echo_requests
+                    .push(self.now - Instant::ZERO);
+                Payload::Echo {
+                    seq,
+                    reply: false,
+                    sent: self.now,
+                }
+            }
             App::Tcp { .. } | App::Http { .. } => unreachable!("TCP flows are not periodic"),
             App::Voip { .. } => {
                 let stats = f.voip.as_mut().expect("a VoIP flow has statistics");

@@ -52,6 +52,15 @@ pub struct Percentiles {
     pub p99: f64,
 }
 
+/// A percentile of samples some of which were lost (a ping without a reply).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum LossyPercentile {
+    /// The percentile lies among the measured samples.
+    Value(f64),
+    /// The percentile lies among the lost samples: more than `1 − q/100` were lost.
+    Lost,
+}
+
 impl Distribution {
     /// The distribution of `samples`. NaN and infinite samples are refused (with the
     /// index of the first), not dropped: a NaN delay is a bug upstream and must not
@@ -117,6 +126,30 @@ impl Distribution {
             Some(&x_hi) => Some(x_lo + (h - lo as f64) * (x_hi - x_lo)),
             None => Some(x_lo),
         }
+    }
+
+    /// The `q`-th percentile of `total` samples, of which these are the ones measured and
+    /// the others were lost, counting a lost sample as larger than any measured (an
+    /// unanswered ping as an infinite RTT). This is the convention of flent's ping CDFs:
+    /// the CDF F(x) = #{xᵢ ≤ x}/`total` stops at the received fraction r = n/`total`
+    /// below 1, and the percentile is where F reaches q/100 — [`LossyPercentile::Lost`]
+    /// when q/100 > r, i.e. more than 1 − q/100 were lost. Otherwise it is the
+    /// [`percentile`](Distribution::percentile) of the measured samples at q/r (so with
+    /// no loss exactly `percentile(q)`; with 1% lost the 99th is the largest measured).
+    /// `None` if `total` is 0 or below the number of samples, or `q` is outside 0–100.
+    pub fn percentile_with_loss(&self, q: f64, total: usize) -> Option<LossyPercentile> {
+        let n = self.sorted.len();
+        if total == 0 || total < n || !(0.0..=100.0).contains(&q) {
+            return None;
+        }
+        if n == total {
+            return self.percentile(q).map(LossyPercentile::Value);
+        }
+        if n == 0 || q * total as f64 > 100.0 * n as f64 {
+            return Some(LossyPercentile::Lost);
+        }
+        let q_measured = (q * total as f64 / n as f64).min(100.0);
+        self.percentile(q_measured).map(LossyPercentile::Value)
     }
 
     /// The median, 90th and 99th percentiles, or `None` without samples.
@@ -189,6 +222,36 @@ mod tests {
         }
         // An even count: the median is the mean of the middle two.
         assert_eq!(dist(&[1.0, 2.0, 3.0, 4.0]).percentile(50.0), Some(2.5));
+    }
+
+    #[test]
+    fn a_lost_sample_counts_as_larger_than_any_measured() {
+        use LossyPercentile::{Lost, Value};
+        let d = dist(&[40.0, 15.0, 50.0, 35.0, 20.0]);
+        // No loss: the plain percentiles.
+        for q in [0.0, 50.0, 90.0, 99.0, 100.0] {
+            assert_eq!(d.percentile_with_loss(q, 5), d.percentile(q).map(Value));
+        }
+        // 5 of 10 received (r = 0.5): F reaches 0.5 at the largest measured sample; the
+        // 40th is the measured 80th (h = 3.2: 40 + 0.2·10); above the 50th all is lost.
+        assert_eq!(d.percentile_with_loss(50.0, 10), Some(Value(50.0)));
+        let Some(Value(p40)) = d.percentile_with_loss(40.0, 10) else {
+            panic!("p40 is measured");
+        };
+        assert!((p40 - 42.0).abs() < 1e-9, "{p40}");
+        assert_eq!(d.percentile_with_loss(50.1, 10), Some(Lost));
+        assert_eq!(d.percentile_with_loss(99.0, 10), Some(Lost));
+        // Exactly 1% lost: the 99th is the largest measured; more than 1%: lost.
+        let hundred: Vec<f64> = (1..=99).map(f64::from).collect();
+        let d99 = dist(&hundred);
+        assert_eq!(d99.percentile_with_loss(99.0, 100), Some(Value(99.0)));
+        assert_eq!(d99.percentile_with_loss(99.0, 101), Some(Lost));
+        assert_eq!(d99.percentile_with_loss(90.0, 101).map(|p| p != Lost), Some(true));
+        // Nothing received: every percentile is lost.
+        assert_eq!(dist(&[]).percentile_with_loss(0.0, 3), Some(Lost));
+        assert_eq!(d.percentile_with_loss(50.0, 0), None);
+        assert_eq!(d.percentile_with_loss(50.0, 4), None, "fewer sent than received");
+        assert_eq!(d.percentile_with_loss(100.1, 10), None);
     }
 
     #[test]

@@ -81,6 +81,10 @@ pub struct FlowMetrics {
     /// in-order TCP data): the flow's goodput.
     pub rx_bytes: u64,
     pub rx_packets: u64,
+    /// When each echo request of a ping flow was sent, since the start, in sequence
+    /// order: with [`FlowMetrics::rtt`] (a reply was sent at `at - rtt`) it tells which
+    /// requests were never answered.
+    pub echo_requests: Vec<Duration>,
     /// Round-trip times, in arrival order (ping).
     pub rtt: Vec<RttSample>,
     /// Call quality at the receiver of a VoIP flow.
@@ -98,10 +102,39 @@ impl FlowMetrics {
             station,
             rx_bytes: 0,
             rx_packets: 0,
+            echo_requests: Vec::new(),
             rtt: Vec::new(),
             voip: None,
             tcp: None,
             page_loads: Vec::new(),
+        }
+    }
+}
+
+/// A ping flow's echo requests whose reply was due by the end of a run, and how many of
+/// them were never answered (see [`FlowMetrics::echo_count`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EchoCount {
+    pub sent: u64,
+    pub lost: u64,
+}
+
+impl FlowMetrics {
+    /// The echo requests whose reply was due by `end`: every request answered, and every
+    /// request sent at least `reply_due` before `end`; those not answered are lost. A
+    /// request sent later and not answered yet is left out: its reply may be on its way.
+    /// (So loss within the last `reply_due` of a run goes uncounted, an understatement of
+    /// at most that long's requests; a request still queued at `end` though sent earlier
+    /// is lost, as for a ping tool whose run ended.)
+    pub fn echo_count(&self, end: Duration, reply_due: Duration) -> EchoCount {
+        let due = |sent: Duration| sent + reply_due <= end;
+        let requests_due = self.echo_requests.iter().filter(|&&t| due(t)).count();
+        let answered_due = self.rtt.iter().filter(|s| due(s.at - s.rtt)).count();
+        debug_assert!(answered_due <= requests_due, "a reply answers a request");
+        let lost = (requests_due - answered_due) as u64;
+        EchoCount {
+            sent: self.rtt.len() as u64 + lost,
+            lost,
         }
     }
 }
@@ -289,4 +322,53 @@ pub struct Stall {
     pub station: StationId,
     pub idle_since: Duration,
     pub detected_at: Duration,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A ping flow with requests sent at `sent_ms` and answered after `rtt_ms` (`None`:
+    /// never answered).
+    fn pings(requests: &[(u64, Option<u64>)]) -> FlowMetrics {
+        let ms = Duration::from_millis;
+        let mut f = FlowMetrics::new(StationId(0));
+        for &(sent, rtt) in requests {
+            f.echo_requests.push(ms(sent));
+            if let Some(rtt) = rtt {
+                f.rtt.push(RttSample {
+                    at: ms(sent + rtt),
+                    rtt: ms(rtt),
+                });
+            }
+        }
+        f
+    }
+
+    #[test]
+    fn an_unanswered_request_is_lost_once_its_reply_was_due() {
+        let ms = Duration::from_millis;
+        // A 10 s run, replies due within 1 s: requests at 0, 8 and 9 s unanswered, 5 s
+        // and 9.5 s answered (the latter after 0.4 s).
+        let f = pings(&[
+            (0, None),
+            (5_000, Some(20)),
+            (8_000, None),
+            (9_000, None),
+            (9_500, Some(400)),
+            (9_990, None),
+        ]);
+        // Due: 0, 5, 8, 9 s (9 s exactly 1 s before the end); 9.5 s answered; 9.99 s
+        // neither answered nor due.
+        assert_eq!(
+            f.echo_count(ms(10_000), ms(1_000)),
+            EchoCount { sent: 5, lost: 3 }
+        );
+        // Nothing due yet: only the answered requests count.
+        assert_eq!(f.echo_count(ms(1), ms(1_000)), EchoCount { sent: 2, lost: 0 });
+        assert_eq!(
+            pings(&[]).echo_count(ms(10_000), ms(1_000)),
+            EchoCount::default()
+        );
+    }
 }
