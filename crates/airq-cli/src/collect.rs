@@ -6,13 +6,14 @@ use crate::build::SimInputs;
 use crate::results::{
     ChannelSummary, FlowSummary, Metadata, Percentiles, QueueSeries, ResultsFile, Series,
     StallSummary, StationSummary, TcpResult, VoipResult, FORMAT_NAME, FORMAT_VERSION,
+    PING_REPLY_DUE_S,
 };
 use crate::scenario::Scenario;
 use airq::StationId;
-use airq_sim::apps::traffic::Direction;
+use airq_sim::apps::traffic::{App, Direction, FlowSpec};
 use airq_sim::mac::txpath::DropCause;
 use airq_sim::metrics::distribution::Distribution;
-use airq_sim::metrics::{Metrics, StationMetrics};
+use airq_sim::metrics::{EchoCount, FlowMetrics, Metrics, StationMetrics};
 
 /// How a run went, apart from what it measured.
 #[derive(Clone, Debug)]
@@ -45,6 +46,7 @@ pub fn collect(
             let id = StationId(i as u32);
             let mut summary = station_summary(station, m, metrics.goodput_mbps(id), shares[i]);
             summary.ping_rtt_ms = ping_percentiles(metrics, id);
+            summary.ping_loss = ping_loss(input, metrics, id);
             summary
         })
         .collect();
@@ -70,6 +72,8 @@ pub fn collect(
                 .iter()
                 .map(|s| [s.at.as_secs_f64(), ms(s.rtt)])
                 .collect(),
+            pings_sent: echo_count(spec, m, metrics).map(|e| e.sent),
+            pings_lost: echo_count(spec, m, metrics).map(|e| e.lost),
             voip: m.voip.map(|v| VoipResult {
                 sent: v.sent,
                 received: v.received,
@@ -164,6 +168,29 @@ fn ping_percentiles(metrics: &Metrics, station: StationId) -> Option<Percentiles
     })
 }
 
+/// How long after a request its reply is due ([`crate::results::PING_REPLY_DUE_S`]).
+const PING_REPLY_DUE: airq::Duration = airq::Duration::from_secs(PING_REPLY_DUE_S);
+
+/// A ping flow's requests whose reply was due by the end of the run, and those lost;
+/// `None` for other flows.
+fn echo_count(spec: &FlowSpec, m: &FlowMetrics, metrics: &Metrics) -> Option<EchoCount> {
+    matches!(spec.app, App::Ping { .. }).then(|| m.echo_count(metrics.duration, PING_REPLY_DUE))
+}
+
+/// The fraction of the requests of every ping flow to `station` never answered, of those
+/// whose reply was due; `None` without ping flows or requests due.
+fn ping_loss(input: &SimInputs, metrics: &Metrics, station: StationId) -> Option<f64> {
+    let (sent, lost) = input
+        .bss
+        .flows
+        .iter()
+        .zip(&metrics.flows)
+        .filter(|(_, m)| m.station == station)
+        .filter_map(|(spec, m)| echo_count(spec, m, metrics))
+        .fold((0, 0), |(s, l), e| (s + e.sent, l + e.lost));
+    (sent > 0).then(|| lost as f64 / sent as f64)
+}
+
 fn station_summary(
     station: &crate::scenario::Station,
     m: &StationMetrics,
@@ -196,6 +223,7 @@ fn station_summary(
             .then(|| m.delay_sum.as_nanos() as f64 / received as f64 / 1e6),
         max_delay_ms: ms(m.delay_max),
         ping_rtt_ms: None,
+        ping_loss: None,
     }
 }
 

@@ -5,6 +5,7 @@
 //! saying so.
 
 use crate::error::{io_error, CliError};
+use airq_sim::metrics::distribution::{Distribution, LossyPercentile};
 use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
 use flate2::Compression;
@@ -73,6 +74,16 @@ pub struct FlowSummary {
     pub goodput_mbps: f64,
     /// Ping round trips: `[t_s, rtt_ms]` per reply, in arrival order.
     pub rtt_ms: Vec<[f64; 2]>,
+    /// A ping flow's echo requests whose reply was due by the end of the run: every one
+    /// answered, and every one sent at least [`PING_REPLY_DUE_S`] before the end (a
+    /// request sent later and not answered yet is left out: its reply may be on its way).
+    /// `None` for other flows, and in files written before requests were counted.
+    #[serde(default)]
+    pub pings_sent: Option<u64>,
+    /// Of `pings_sent`, those never answered: dropped on the way there or back, or still
+    /// queued when the run ended. `pings_sent - pings_lost` is `rtt_ms.len()`.
+    #[serde(default)]
+    pub pings_lost: Option<u64>,
     /// A VoIP leg's quality at its receiver.
     pub voip: Option<VoipResult>,
     /// TCP counters of its connections, summed.
@@ -222,9 +233,17 @@ pub struct StationSummary {
     pub mean_delay_ms: Option<f64>,
     /// Largest one-way delay of a received packet.
     pub max_delay_ms: f64,
-    /// Ping RTTs; `None` when the scenario had no ping to this station.
+    /// Ping RTTs of the replies received (lost pings are not in them: see `ping_loss`
+    /// and [`ResultsFile::station_ping`]); `None` when the scenario had no ping to this
+    /// station or none was answered.
     pub ping_rtt_ms: Option<Percentiles>,
+    /// Fraction of its ping flows' requests never answered, of those whose reply was due
+    /// (`pings_lost / pings_sent` of its flows, summed); `None` without pings, and in
+    /// files written before requests were counted.
+    #[serde(default)]
+    pub ping_loss: Option<f64>,
 }
+
 
 impl StationSummary {
     /// Drops of every cause.
@@ -301,6 +320,84 @@ impl ResultsFile {
     pub fn airtime_jain(&self) -> f64 {
         let shares: Vec<f64> = self.stations.iter().map(|s| s.airtime_share).collect();
         airq_sim::metrics::jain(&shares)
+    }
+
+    /// The ping figures of every ping flow of `station` together; `None` without ping.
+    pub fn station_ping(&self, station: &str) -> Option<PingStats> {
+        let flows: Vec<&FlowSummary> = self
+            .flows
+            .iter()
+            .filter(|f| f.station == station)
+            .filter(|f| f.pings_sent.is_some() || !f.rtt_ms.is_empty())
+            .collect();
+        let rtts = flows.iter().flat_map(|f| f.rtt_ms.iter().map(|s| s[1]));
+        let sent = flows.iter().map(|f| f.pings_sent).sum::<Option<u64>>();
+        PingStats::of(rtts.collect(), sent)
+    }}
+
+/// How long after an echo request its reply is due, s: an unanswered request counts as
+/// lost once that long has passed, so a ping sent in the last second of a run is not
+/// lost (see [`FlowSummary::pings_sent`]). One second is `ping`'s default interval and
+/// far above any RTT of a working network; a reply later than that still counts as
+/// received, with its RTT.
+pub const PING_REPLY_DUE_S: u64 = 1;
+
+/// A ping flow's (or a station's ping flows') figures with loss counted: an unanswered
+/// request is a sample larger than any RTT, not a missing one (flent's convention, see
+/// [`Distribution::percentile_with_loss`]). Percentiles are
+/// [`LossyPercentile::Lost`] when more than `1 - p` of the requests went unanswered.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PingStats {
+    /// Requests whose reply was due; `None` when the file did not count them (then the
+    /// loss is unknown and the percentiles are of the replies alone).
+    pub sent: Option<u64>,
+    /// Replies received.
+    pub received: u64,
+    /// Median RTT, ms.
+    pub p50: LossyPercentile,
+    /// 90th percentile, ms.
+    pub p90: LossyPercentile,
+    /// 99th percentile, ms.
+    pub p99: LossyPercentile,
+}
+
+impl PingStats {
+    /// The figures of `rtts_ms` replies to `sent` requests; `None` when nothing is known:
+    /// no reply, and no request due (or not counted).
+    pub fn of(rtts_ms: Vec<f64>, sent: Option<u64>) -> Option<PingStats> {
+        let received = rtts_ms.len() as u64;
+        let total = sent.unwrap_or(received).max(received);
+        if total == 0 {
+            return None;
+        }
+        let d = Distribution::new(rtts_ms).ok()?;
+        let at = |q| d.percentile_with_loss(q, total as usize);
+        Some(PingStats {
+            sent,
+            received,
+            p50: at(50.0)?,
+            p90: at(90.0)?,
+            p99: at(99.0)?,
+        })
+    }
+
+    /// Requests never answered; `None` when not counted.
+    pub fn lost(&self) -> Option<u64> {
+        self.sent.map(|s| s.saturating_sub(self.received))
+    }
+
+    /// Fraction of the requests never answered; `None` when not counted.
+    pub fn loss(&self) -> Option<f64> {
+        let sent = self.sent.filter(|&s| s > 0)?;
+        Some(self.lost()? as f64 / sent as f64)
+    }
+}
+
+impl FlowSummary {
+    /// The flow's ping figures; `None` for a flow that is not a ping (or measured
+    /// nothing).
+    pub fn ping(&self) -> Option<PingStats> {
+        PingStats::of(self.rtt_ms.iter().map(|s| s[1]).collect(), self.pings_sent)
     }
 }
 

@@ -34,6 +34,7 @@ fn station(name: &str, down_bytes: u64, up_bytes: u64, down_s: f64, up_s: f64) -
         mean_delay_ms: None,
         max_delay_ms: 0.0,
         ping_rtt_ms: None,
+        ping_loss: None,
     }
 }
 
@@ -51,6 +52,8 @@ fn flow(
         dscp: 0,
         goodput_mbps: mbps,
         rtt_ms,
+        pings_sent: None,
+        pings_lost: None,
         voip: None,
         tcp: None,
         page_load_s: Vec::new(),
