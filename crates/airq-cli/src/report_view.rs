@@ -53,6 +53,7 @@ pub fn run_view(r: &ResultsFile) -> Result<RunView, CliError> {
                 airtime_rx_us,
                 avg_aggr_size: s.mpdus_per_ampdu_down,
                 ping_rtt_ms: ping_samples(r, &s.name),
+                pings_sent: r.station_ping(&s.name).and_then(|p| p.sent),
             }
         })
         .collect();

@@ -135,6 +135,7 @@ fn demo_run(shape: &DesignShape, rng: &mut SplitMix64) -> RunView {
                 airtime_rx_us,
                 avg_aggr_size: if slow { 3.0 } else { 18.0 + 2.0 * rng.gauss() },
                 ping_rtt_ms,
+                pings_sent: None,
             }
         })
         .collect();

@@ -61,6 +61,10 @@ pub struct StationView {
     pub avg_aggr_size: f64,
     /// Raw ping samples: (seconds since the start, RTT in ms).
     pub ping_rtt_ms: Vec<(f64, f64)>,
+    /// Ping requests whose reply was due, answered or not (at least the samples): the
+    /// latency CDF is normalised over them, so that it stops below 1 at the fraction
+    /// answered. `None` when not counted: the CDF is then over the samples alone.
+    pub pings_sent: Option<u64>,
 }
 
 /// Samples of the driver (firmware) queue depth, taken at equal intervals.
@@ -209,6 +213,14 @@ impl StationView {
         non_negative_all(&self.upload_mbps, &format!("{at}, upload_mbps"))?;
         non_negative_all(&self.airtime_tx_us, &format!("{at}, airtime_tx_us"))?;
         non_negative_all(&self.airtime_rx_us, &format!("{at}, airtime_rx_us"))?;
+        if let Some(sent) = self.pings_sent {
+            if sent < self.ping_rtt_ms.len() as u64 {
+                return Err(ReportError::invalid(
+                    format!("{at}, pings_sent"),
+                    format!("{sent} pings sent but {} replies", self.ping_rtt_ms.len()),
+                ));
+            }
+        }
         for (i, &(t, rtt)) in self.ping_rtt_ms.iter().enumerate() {
             if !(t.is_finite() && (0.0..=duration_s).contains(&t)) {
                 return Err(ReportError::invalid(
@@ -304,6 +316,16 @@ mod tests {
         let mut c = demo_comparison(1);
         c.runs[0].stations[0].ping_rtt_ms[4].1 = 0.0;
         assert!(invalid_location(&c).ends_with("ping_rtt_ms[4]"));
+    }
+
+    #[test]
+    fn fewer_pings_sent_than_replies_are_refused() {
+        let mut c = demo_comparison(1);
+        let replies = c.runs[0].stations[0].ping_rtt_ms.len() as u64;
+        c.runs[0].stations[0].pings_sent = Some(replies);
+        c.validate().unwrap();
+        c.runs[0].stations[0].pings_sent = Some(replies - 1);
+        assert!(invalid_location(&c).ends_with("pings_sent"));
     }
 
     #[test]

@@ -3,8 +3,10 @@
 //! latency of each queueing design reads as how far right its curves sit.
 //!
 //! A design whose pings all went unanswered says so in its panel. Each curve is the
-//! empirical CDF F̂(x) = (1/n)·#{i : xᵢ ≤ x}, drawn as its exact step
-//! function.
+//! empirical CDF F̂(x) = (1/n)·#{i : xᵢ ≤ x} over the n pings sent (the station's
+//! `pings_sent`, else its replies), drawn as its exact step function: a lost ping is an
+//! RTT larger than any, so a curve with loss stops below 1, at the fraction answered
+//! (flent's convention), rather than pretending the replies were all the pings.
 
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
@@ -79,8 +81,12 @@ impl Figure for LatencyCdf<'_> {
             }
             for sta in &run.stations {
                 let rtts: Vec<f64> = sta.ping_rtt_ms.iter().map(|p| p.1).collect();
+                let sent = sta.pings_sent.map_or(rtts.len(), |n| n as usize);
                 let colour = self.colours.colour(&sta.name);
-                chart.draw_series(LineSeries::new(ecdf_steps(&rtts), colour.stroke_width(2)))?;
+                chart.draw_series(LineSeries::new(
+                    ecdf_steps(&rtts, sent),
+                    colour.stroke_width(2),
+                ))?;
             }
         }
         let entries: Vec<Entry> = self
@@ -93,12 +99,13 @@ impl Figure for LatencyCdf<'_> {
     }
 }
 
-/// The empirical CDF of `samples` as the corner points of its step function: for sorted
-/// x₍₁₎ ≤ … ≤ x₍ₙ₎, (x₍ᵢ₎, (i−1)/n) then (x₍ᵢ₎, i/n). Empty input gives no points.
-pub(crate) fn ecdf_steps(samples: &[f64]) -> Vec<(f64, f64)> {
+/// The empirical CDF of `samples` out of `total` (the others lost, larger than any) as
+/// the corner points of its step function: for sorted x₍₁₎ ≤ … ≤ x₍ₖ₎, (x₍ᵢ₎, (i−1)/n)
+/// then (x₍ᵢ₎, i/n) with n = max(`total`, k), ending at k/n. Empty input gives no points.
+pub(crate) fn ecdf_steps(samples: &[f64], total: usize) -> Vec<(f64, f64)> {
     let mut sorted = samples.to_vec();
     sorted.sort_by(f64::total_cmp);
-    let n = sorted.len() as f64;
+    let n = total.max(sorted.len()) as f64;
     sorted
         .iter()
         .enumerate()
@@ -118,7 +125,7 @@ mod tests {
     #[test]
     fn steps_match_the_definition() {
         let samples = [12.0, 3.0, 7.5, 3.0, 40.0];
-        let steps = ecdf_steps(&samples);
+        let steps = ecdf_steps(&samples, samples.len());
         assert_eq!(steps.len(), 10);
         // The top of each step is F̂ at that sample; the curve ends at 1.
         for pair in steps.chunks(2) {
@@ -132,6 +139,24 @@ mod tests {
         assert_eq!(steps[0], (3.0, 0.0));
         assert_eq!(steps[3], (3.0, 0.4));
         assert_eq!(ecdf_at(&samples, 3.0), 0.4);
-        assert!(ecdf_steps(&[]).is_empty());
+        assert!(ecdf_steps(&[], 0).is_empty());
+        assert!(ecdf_steps(&[], 4).is_empty());
+    }
+
+    #[test]
+    fn lost_pings_stop_the_curve_below_one() {
+        // 3 replies of 4 pings: the curve ends at 3/4, its steps a quarter each.
+        let steps = ecdf_steps(&[5.0, 1.0, 2.0], 4);
+        assert_eq!(
+            steps,
+            [
+                (1.0, 0.0),
+                (1.0, 0.25),
+                (2.0, 0.25),
+                (2.0, 0.5),
+                (5.0, 0.5),
+                (5.0, 0.75)
+            ]
+        );
     }
 }
