@@ -1,9 +1,19 @@
-//! Terminal tables: per station for one run, and side by side (one column per AP
-//! configuration) for a comparison. Blank cells stand for what was not measured (no
-//! ping in the scenario).
+//! Terminal tables: per station and per flow for one run, and side by side (one column
+//! per AP configuration) for a comparison. Blank cells stand for what was not measured
+//! (no ping in the scenario). A ping without a reply is lost, not missing: ping
+//! percentiles count it as an infinite RTT (flent's convention, see
+//! `Distribution::percentile_with_loss`), and a percentile that falls among the lost
+//! pings reads `lost`; `?` is a loss the results file did not count (older files).
 
-use crate::results::{Percentiles, ResultsFile};
+mod flows;
+
+use crate::results::{PingStats, ResultsFile};
+use airq_sim::metrics::distribution::LossyPercentile;
 use std::fmt::Write as _;
+
+/// The note under a table where a percentile reads `lost`.
+const LOST_NOTE: &str = "lost: the percentile falls among the unanswered pings (more than \
+                         1 - p of them lost)";
 
 /// The table of one run.
 pub fn run_table(r: &ResultsFile) -> String {
@@ -26,20 +36,37 @@ pub fn run_table(r: &ResultsFile) -> String {
         .max()
         .unwrap_or(7)
         .max(7);
+    // The ping columns only when a station was pinged.
+    let pinged = r.stations.iter().any(|s| r.station_ping(&s.name).is_some());
+    let ping_columns = |[p50, p90, p99, lost]: [&str; 4]| {
+        if pinged {
+            format!("  {p50:>8}  {p90:>8}  {p99:>8}  {lost:>6}")
+        } else {
+            String::new()
+        }
+    };
     let _ = writeln!(
         out,
-        "{:<name_width$}  {:<rate_width$}  {:>8}  {:>7}  {:>8}  {:>8}  {:>8}  {:>8}",
-        "station", "rate", "Mbit/s", "airtime", "ping p50", "p90 ms", "p99 ms", "drops"
+        "{:<name_width$}  {:<rate_width$}  {:>8}  {:>7}{}  {:>7}",
+        "station",
+        "rate",
+        "Mbit/s",
+        "airtime",
+        ping_columns(["ping p50", "p90 ms", "p99 ms", "lost"]),
+        "drops"
     );
     for s in &r.stations {
-        let [p50, p90, p99] = ping_cells(s.ping_rtt_ms);
+        let ping = r.station_ping(&s.name);
+        let [p50, p90, p99] = ping_cells(ping);
+        let lost = ping.map_or(String::new(), |p| loss_cell(p.loss()));
         let _ = writeln!(
             out,
-            "{:<name_width$}  {:<rate_width$}  {:>8.2}  {:>6.1}%  {p50:>8}  {p90:>8}  {p99:>8}  {:>8}",
+            "{:<name_width$}  {:<rate_width$}  {:>8.2}  {:>6.1}%{}  {:>7}",
             s.name,
             s.rate,
             s.goodput_mbps,
             s.airtime_share * 100.0,
+            ping_columns([&p50, &p90, &p99, &lost]),
             s.total_drops()
         );
     }
@@ -51,6 +78,10 @@ pub fn run_table(r: &ResultsFile) -> String {
         r.total_goodput_mbps(),
         r.airtime_jain()
     );
+    flows::run_flows(&mut out, r);
+    if has_lost_percentile(r) {
+        let _ = writeln!(out, "\n{LOST_NOTE}");
+    }
     out
 }
 
@@ -65,50 +96,42 @@ pub fn compare_table(runs: &[ResultsFile]) -> String {
         m.scenario, m.seed, m.duration_s
     );
     let names: Vec<&str> = first.stations.iter().map(|s| s.name.as_str()).collect();
-    let label_width = names.iter().map(|n| n.len() + 2).max().unwrap_or(0).max(16);
-    let widths: Vec<usize> = runs
-        .iter()
-        .map(|r| r.metadata.config.len().max(10))
-        .collect();
-    let row = |out: &mut String, label: &str, cells: Vec<String>| {
-        let _ = write!(out, "{label:<label_width$}");
-        for (cell, w) in cells.iter().zip(&widths) {
-            let _ = write!(out, "  {cell:>w$}");
-        }
-        out.truncate(out.trim_end().len());
-        out.push('\n');
+    // The rows first, then columns as wide as their widest cell.
+    let mut rows: Vec<Row> = Vec::new();
+    let row = |rows: &mut Vec<Row>, label: &str, cells: Vec<String>| {
+        rows.push((label.to_string(), cells));
     };
     row(
-        &mut out,
+        &mut rows,
         "",
         runs.iter().map(|r| r.metadata.config.clone()).collect(),
     );
     let per_station =
-        |out: &mut String, title: &str, cell: &dyn Fn(&ResultsFile, usize) -> String| {
-            row(out, title, vec![String::new(); runs.len()]);
+        |rows: &mut Vec<Row>, title: &str, cell: &dyn Fn(&ResultsFile, usize) -> String| {
+            row(rows, title, vec![String::new(); runs.len()]);
             for (i, name) in names.iter().enumerate() {
                 row(
-                    out,
+                    rows,
                     &format!("  {name}"),
                     runs.iter().map(|r| cell(r, i)).collect(),
                 );
             }
         };
-    per_station(&mut out, "goodput, Mbit/s", &|r, i| {
+    per_station(&mut rows, "goodput, Mbit/s", &|r, i| {
         format!("{:.2}", r.stations[i].goodput_mbps)
     });
     row(
-        &mut out,
+        &mut rows,
         "  total",
         runs.iter()
             .map(|r| format!("{:.2}", r.total_goodput_mbps()))
             .collect(),
     );
-    per_station(&mut out, "airtime share", &|r, i| {
+    per_station(&mut rows, "airtime share", &|r, i| {
         format!("{:.1}%", r.stations[i].airtime_share * 100.0)
     });
     row(
-        &mut out,
+        &mut rows,
         "  Jain's index",
         runs.iter()
             .map(|r| format!("{:.3}", r.airtime_jain()))
@@ -116,30 +139,91 @@ pub fn compare_table(runs: &[ResultsFile]) -> String {
     );
     let pinged = runs
         .iter()
-        .any(|r| r.stations.iter().any(|s| s.ping_rtt_ms.is_some()));
+        .any(|r| r.stations.iter().any(|s| r.station_ping(&s.name).is_some()));
     if pinged {
-        per_station(&mut out, "ping p50/p90/p99, ms", &|r, i| {
-            ping_cells(r.stations[i].ping_rtt_ms)
-                .join("/")
-                .trim_matches('/')
-                .to_string()
+        // A block per percentile: three in a cell would not fit five runs in 100 columns.
+        for (k, title) in ["ping p50, ms", "ping p90, ms", "ping p99, ms"]
+            .iter()
+            .enumerate()
+        {
+            per_station(&mut rows, title, &|r, i| {
+                let [p50, p90, p99] = ping_cells(r.station_ping(&r.stations[i].name));
+                [p50, p90, p99][k].clone()
+            });
+        }
+        per_station(&mut rows, "pings lost", &|r, i| {
+            r.station_ping(&r.stations[i].name)
+                .map_or(String::new(), |p| loss_cell(p.loss()))
         });
     }
-    per_station(&mut out, "mean delay, ms", &|r, i| {
+    per_station(&mut rows, "mean delay, ms", &|r, i| {
         r.stations[i]
             .mean_delay_ms
             .map_or(String::new(), |d| format!("{d:.1}"))
     });
-    per_station(&mut out, "drops", &|r, i| {
+    per_station(&mut rows, "drops", &|r, i| {
         r.stations[i].total_drops().to_string()
     });
+    for (title, flow_rows) in flows::compare_blocks(runs) {
+        row(&mut rows, &title, vec![String::new(); runs.len()]);
+        rows.extend(flow_rows);
+    }
+    write_columns(&mut out, &rows);
+    if runs.iter().any(has_lost_percentile) {
+        let _ = writeln!(out, "\n{LOST_NOTE}");
+    }
     out
 }
 
-/// p50, p90, p99 in ms, or blanks.
-fn ping_cells(p: Option<Percentiles>) -> [String; 3] {
+/// A row of a comparison: its label and a cell per run.
+type Row = (String, Vec<String>);
+
+/// `rows` as a label column (at least 16 wide) and columns of cells right-aligned, each
+/// as wide as its widest cell (at least 10).
+fn write_columns(out: &mut String, rows: &[Row]) {
+    let label_width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0).max(16);
+    let columns = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| {
+            let cells = rows.iter().filter_map(|r| r.1.get(c));
+            cells.map(String::len).max().unwrap_or(0).max(10)
+        })
+        .collect();
+    for (label, cells) in rows {
+        let _ = write!(out, "{label:<label_width$}");
+        for (cell, w) in cells.iter().zip(&widths) {
+            let _ = write!(out, "  {cell:>w$}");
+        }
+        out.truncate(out.trim_end().len());
+        out.push('\n');
+    }
+}
+
+/// Whether a ping percentile of `r`, a station's or a flow's, falls among lost pings.
+fn has_lost_percentile(r: &ResultsFile) -> bool {
+    let lost = |p: PingStats| [p.p50, p.p90, p.p99].contains(&LossyPercentile::Lost);
+    let stations = r.stations.iter().filter_map(|s| r.station_ping(&s.name));
+    let flows = r.flows.iter().filter_map(|f| f.ping());
+    stations.chain(flows).any(lost)
+}
+
+/// p50, p90, p99 in ms (`lost` for those among the lost pings), or blanks.
+fn ping_cells(p: Option<PingStats>) -> [String; 3] {
     match p {
-        Some(p) => [p.p50, p.p90, p.p99].map(|v| format!("{v:.1}")),
+        Some(p) => [p.p50, p.p90, p.p99].map(percentile_cell),
         None => [String::new(), String::new(), String::new()],
     }
+}
+
+/// An RTT percentile in ms, or `lost`.
+fn percentile_cell(p: LossyPercentile) -> String {
+    match p {
+        LossyPercentile::Value(v) => format!("{v:.1}"),
+        LossyPercentile::Lost => "lost".into(),
+    }
+}
+
+/// A lost fraction as a percentage; `?` when not counted.
+fn loss_cell(loss: Option<f64>) -> String {
+    loss.map_or("?".into(), |l| format!("{:.1}%", l * 100.0))
 }

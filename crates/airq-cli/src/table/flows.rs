@@ -1,0 +1,268 @@
+//! The per-flow part of the tables: every flow of a run, grouped by kind (TCP, UDP,
+//! ping, VoIP, web), each group with only the figures its kind has, so that a plain TCP
+//! and ping scenario gets two narrow tables rather than one wide one of blanks; side by
+//! side for a comparison, one row per flow and one column per run of the figure that
+//! matters for its kind.
+
+use super::{loss_cell, percentile_cell, Row};
+use crate::results::{FlowSummary, ResultsFile};
+use airq_sim::metrics::distribution::Distribution;
+use std::fmt::Write as _;
+
+/// What kind of traffic a flow is, which decides the figures shown for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    Tcp,
+    Udp,
+    Ping,
+    Voip,
+    Web,
+}
+
+impl Kind {
+    pub(super) const ALL: [Kind; 5] = [Kind::Tcp, Kind::Udp, Kind::Ping, Kind::Voip, Kind::Web];
+
+    pub(super) fn of(f: &FlowSummary) -> Kind {
+        if f.pings_sent.is_some() || !f.rtt_ms.is_empty() {
+            Kind::Ping
+        } else if f.voip.is_some() || f.test == "voip" {
+            Kind::Voip
+        } else if f.test == "http" || !f.page_load_s.is_empty() {
+            Kind::Web
+        } else if f.tcp.is_some() {
+            Kind::Tcp
+        } else {
+            Kind::Udp
+        }
+    }
+
+    fn title(self) -> &'static str {
+        match self {
+            Kind::Tcp => "TCP flows",
+            Kind::Udp => "UDP flows",
+            Kind::Ping => "ping flows",
+            Kind::Voip => "VoIP flows",
+            Kind::Web => "web flows",
+        }
+    }
+}
+
+/// A DiffServ codepoint by its name (RFC 4594's classes; CS0 as BE), else its number.
+pub(super) fn dscp_class(dscp: u8) -> String {
+    match dscp {
+        0 => "BE".into(),
+        46 => "EF".into(),
+        44 => "VA".into(),
+        d if d % 8 == 0 && d <= 56 => format!("CS{}", d / 8),
+        d if (10..=38).contains(&d) && d % 2 == 0 && (d / 2) % 4 != 0 => {
+            format!("AF{}{}", d / 8, (d % 8) / 2)
+        }
+        d => d.to_string(),
+    }
+}
+
+/// Each flow's name in a table: station, test, direction and class, with `#k` after
+/// flows of one kind that would otherwise share one (several flows of one test).
+pub(super) fn flow_labels(flows: &[FlowSummary]) -> Vec<String> {
+    let base: Vec<(Kind, String)> = flows
+        .iter()
+        .map(|f| {
+            let class = dscp_class(f.dscp);
+            let label = format!("{} {} {} {class}", f.station, f.test, f.direction);
+            (Kind::of(f), label)
+        })
+        .collect();
+    base.iter()
+        .enumerate()
+        .map(|(i, b)| {
+            if base.iter().filter(|o| *o == b).count() == 1 {
+                return b.1.clone();
+            }
+            let k = base[..i].iter().filter(|o| *o == b).count() + 1;
+            format!("{} #{k}", b.1)
+        })
+        .collect()
+}
+
+/// The figures of one kind of flow: column headers and each flow's cells.
+fn columns(kind: Kind) -> &'static [&'static str] {
+    match kind {
+        Kind::Tcp => &["Mbit/s", "retransmits", "RTOs"],
+        Kind::Udp => &["Mbit/s"],
+        Kind::Ping => &["sent", "lost", "p50 ms", "p90 ms", "p99 ms"],
+        Kind::Voip => &["delay ms", "jitter ms", "lost", "MOS"],
+        Kind::Web => &["pages", "load p50 s", "p90 s"],
+    }
+}
+
+fn cells(kind: Kind, f: &FlowSummary) -> Vec<String> {
+    match kind {
+        Kind::Tcp => {
+            let tcp = f.tcp.unwrap_or_default();
+            vec![
+                format!("{:.2}", f.goodput_mbps),
+                tcp.retransmits.to_string(),
+                tcp.rto_timeouts.to_string(),
+            ]
+        }
+        Kind::Udp => vec![format!("{:.2}", f.goodput_mbps)],
+        Kind::Ping => match f.ping() {
+            Some(p) => vec![
+                p.sent.map_or("?".into(), |s| s.to_string()),
+                loss_cell(p.loss()),
+                percentile_cell(p.p50),
+                percentile_cell(p.p90),
+                percentile_cell(p.p99),
+            ],
+            None => vec![String::new(); 5],
+        },
+        Kind::Voip => match f.voip {
+            Some(v) => vec![
+                format!("{:.1}", v.mean_delay_ms),
+                format!("{:.1}", v.jitter_ms),
+                loss_cell(Some(v.loss_fraction)),
+                format!("{:.2}", v.mos),
+            ],
+            None => vec![String::new(); 4],
+        },
+        Kind::Web => {
+            let [p50, p90] = page_load_cells(&f.page_load_s);
+            vec![f.page_load_s.len().to_string(), p50, p90]
+        }
+    }
+}
+
+/// Median and 90th percentile of page load times, s, or blanks without a page.
+fn page_load_cells(loads_s: &[f64]) -> [String; 2] {
+    let p = |q| {
+        Distribution::new(loads_s.to_vec())
+            .ok()
+            .and_then(|d| d.percentile(q))
+            .map_or(String::new(), |v| format!("{v:.2}"))
+    };
+    [p(50.0), p(90.0)]
+}
+
+/// Every flow of `r`, one table per kind of flow it has.
+pub(super) fn run_flows(out: &mut String, r: &ResultsFile) {
+    let labels = flow_labels(&r.flows);
+    let label_width = labels.iter().map(|l| l.len() + 2).max().unwrap_or(0);
+    for kind in Kind::ALL {
+        let flows: Vec<usize> = (0..r.flows.len())
+            .filter(|&i| Kind::of(&r.flows[i]) == kind)
+            .collect();
+        if flows.is_empty() {
+            continue;
+        }
+        let headers = columns(kind);
+        let rows: Vec<Vec<String>> = flows.iter().map(|&i| cells(kind, &r.flows[i])).collect();
+        let widths: Vec<usize> = headers
+            .iter()
+            .enumerate()
+            .map(|(c, h)| {
+                rows.iter()
+                    .map(|row| row[c].len())
+                    .fold(h.len(), usize::max)
+            })
+            .collect();
+        let line = |out: &mut String, label: &str, cells: &[String]| {
+            let _ = write!(out, "{label:<label_width$}");
+            for (cell, w) in cells.iter().zip(&widths) {
+                let _ = write!(out, "  {cell:>w$}");
+            }
+            out.truncate(out.trim_end().len());
+            out.push('\n');
+        };
+        out.push('\n');
+        let headers: Vec<String> = headers.iter().map(|h| h.to_string()).collect();
+        line(out, kind.title(), &headers);
+        for (&i, row) in flows.iter().zip(&rows) {
+            line(out, &format!("  {}", labels[i]), row);
+        }
+    }
+}
+
+/// The figure a comparison shows for each flow of a kind, and its block's title; ping
+/// flows only when a station has several (else the stations' ping rows say it all).
+pub(super) fn compare_blocks(runs: &[ResultsFile]) -> Vec<(String, Vec<Row>)> {
+    let Some(first) = runs.first() else {
+        return Vec::new();
+    };
+    let labels = flow_labels(&first.flows);
+    let several_pings = first.stations.iter().any(|s| {
+        let pings = first.flows.iter().filter(|f| f.station == s.name);
+        pings.filter(|f| Kind::of(f) == Kind::Ping).count() > 1
+    });
+    type Cell = fn(&FlowSummary) -> String;
+    let figures: [(Kind, &str, Cell); 7] = [
+        (Kind::Tcp, "TCP flow goodput, Mbit/s", |f| {
+            format!("{:.2}", f.goodput_mbps)
+        }),
+        (Kind::Udp, "UDP flow goodput, Mbit/s", |f| {
+            format!("{:.2}", f.goodput_mbps)
+        }),
+        (Kind::Ping, "ping flow lost / p99 ms", |f| {
+            f.ping().map_or(String::new(), |p| {
+                let loss = loss_cell(p.loss());
+                format!("{loss}/{}", percentile_cell(p.p99))
+            })
+        }),
+        (Kind::Voip, "VoIP MOS", |f| {
+            f.voip.map_or(String::new(), |v| format!("{:.2}", v.mos))
+        }),
+        (Kind::Voip, "VoIP delay/jitter, ms", |f| {
+            f.voip.map_or(String::new(), |v| {
+                format!("{:.1}/{:.1}", v.mean_delay_ms, v.jitter_ms)
+            })
+        }),
+        (Kind::Voip, "VoIP lost", |f| {
+            f.voip
+                .map_or(String::new(), |v| loss_cell(Some(v.loss_fraction)))
+        }),
+        (Kind::Web, "page load p50/p90, s", |f| {
+            let [p50, p90] = page_load_cells(&f.page_load_s);
+            if p50.is_empty() {
+                "no page".into()
+            } else {
+                format!("{p50}/{p90}")
+            }
+        }),
+    ];
+    let mut blocks = Vec::new();
+    for (kind, title, cell) in figures {
+        if kind == Kind::Ping && !several_pings {
+            continue;
+        }
+        let rows: Vec<(String, Vec<String>)> = (0..first.flows.len())
+            .filter(|&i| Kind::of(&first.flows[i]) == kind)
+            .map(|i| {
+                let cells = runs
+                    .iter()
+                    .map(|r| r.flows.get(i).map_or(String::new(), cell))
+                    .collect();
+                (format!("  {}", labels[i]), cells)
+            })
+            .collect();
+        if !rows.is_empty() {
+            blocks.push((title.to_string(), rows));
+        }
+    }
+    blocks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dscp_classes_are_named_as_rfc_4594_names_them() {
+        let named: Vec<String> = [0, 8, 10, 18, 26, 34, 36, 40, 44, 46, 48, 13]
+            .iter()
+            .map(|&d| dscp_class(d))
+            .collect();
+        assert_eq!(
+            named,
+            ["BE", "CS1", "AF11", "AF21", "AF31", "AF41", "AF42", "CS5", "VA", "EF", "CS6", "13"]
+        );
+    }
+}
