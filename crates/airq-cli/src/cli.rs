@@ -130,7 +130,9 @@ pub struct RunArgs {
     /// Also write a JSON summary here.
     #[arg(long)]
     pub json: Option<PathBuf>,
-    /// Also write the per-station summary as CSV here.
+    /// Also write the per-station summary as CSV here, and the per-flow one beside it:
+    /// `x.csv` → `x.flows.csv`. A ping percentile that falls among lost pings is `inf`
+    /// (a lost ping counts as an infinite RTT).
     #[arg(long)]
     pub csv: Option<PathBuf>,
     /// Also write each run as a flent data file (`.flent.gz`) beside its results file.

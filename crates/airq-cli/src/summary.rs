@@ -1,12 +1,20 @@
 //! Machine-readable summaries of a `run` or `compare`: the `--json` document (scenario,
-//! seed, and per run the goodput, airtime shares and Jain's index, ping percentiles) and
-//! the `--csv` table of the per-station summary, one row per configuration × station.
+//! seed, and per run the goodput, airtime shares and Jain's index, ping percentiles and
+//! loss, and every flow's figures) and the `--csv` tables, tidy: the per-station summary,
+//! one row per configuration × station, and beside it (`x.csv` → `x.flows.csv`) the
+//! per-flow one, one row per configuration × flow.
+//!
+//! Ping percentiles count an unanswered ping as an infinite RTT (flent's convention,
+//! `Distribution::percentile_with_loss`): a percentile among the lost pings is `"lost"`
+//! in the JSON and `inf` in the CSV (which spreadsheets, pandas and R read as infinity),
+//! never a blank, which means "no ping".
 
 use crate::error::{io_error, CliError};
-use crate::results::ResultsFile;
-use serde::Serialize;
+use crate::results::{FlowSummary, PingStats, ResultsFile, TcpResult, VoipResult};
+use airq_sim::metrics::distribution::{Distribution, LossyPercentile};
+use serde::{Serialize, Serializer};
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The `--json` document.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -38,6 +46,8 @@ pub struct RunSummary {
     pub stations: Vec<StationLine>,
     /// Stalls the run recorded (see the results file's `stalls`): none in a correct run.
     pub stalls: usize,
+    /// Per flow, in the order of the results file.
+    pub flows: Vec<FlowLine>,
 }
 
 /// One station of a run.
@@ -49,21 +59,124 @@ pub struct StationLine {
     pub goodput_mbps: f64,
     /// Fraction of the airtime used by all stations' exchanges.
     pub airtime_share: f64,
-    /// Ping RTT percentiles.
+    /// Ping RTT percentiles, lost pings counted.
     pub ping_rtt_ms: PingFields,
+    /// Ping requests whose reply was due; `null` without ping (or not counted).
+    pub pings_sent: Option<u64>,
+    /// Fraction of them never answered; `null` without ping (or not counted).
+    pub ping_loss: Option<f64>,
     /// Dropped packets, every cause.
     pub drops: u64,
 }
 
-/// Ping RTT percentiles, each `null` when the station had no ping.
+/// Ping RTT percentiles, each `null` when the station had no ping, `"lost"` when it
+/// falls among the lost pings.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct PingFields {
     /// Median RTT, ms.
-    pub p50: Option<f64>,
+    pub p50: Option<Rtt>,
     /// 90th percentile, ms.
-    pub p90: Option<f64>,
+    pub p90: Option<Rtt>,
     /// 99th percentile, ms.
-    pub p99: Option<f64>,
+    pub p99: Option<Rtt>,
+}
+
+impl PingFields {
+    fn of(p: Option<PingStats>) -> PingFields {
+        PingFields {
+            p50: p.map(|p| Rtt(p.p50)),
+            p90: p.map(|p| Rtt(p.p90)),
+            p99: p.map(|p| Rtt(p.p99)),
+        }
+    }
+}
+
+/// An RTT percentile: a number of ms, or the string `"lost"`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rtt(pub LossyPercentile);
+
+impl Serialize for Rtt {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            LossyPercentile::Value(ms) => s.serialize_f64(ms),
+            LossyPercentile::Lost => s.serialize_str("lost"),
+        }
+    }
+}
+
+/// One flow of a run; the figures of other kinds of flow are `null`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FlowLine {
+    /// Its index in the run's flows (and the results file's).
+    pub flow: usize,
+    /// The station at its wireless end.
+    pub station: String,
+    /// The scenario test that made it.
+    pub test: String,
+    /// `down` or `up`.
+    pub direction: String,
+    /// Its DiffServ codepoint.
+    pub dscp: u8,
+    /// Application bytes delivered per second.
+    pub goodput_mbps: f64,
+    /// A ping flow's requests, loss and RTTs.
+    pub ping: Option<PingLine>,
+    /// A TCP flow's counters.
+    pub tcp: Option<TcpResult>,
+    /// A VoIP leg's quality at its receiver.
+    pub voip: Option<VoipResult>,
+    /// A web flow's page loads.
+    pub web: Option<WebLine>,
+}
+
+/// A ping flow's figures.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct PingLine {
+    /// Requests whose reply was due (`null` if not counted).
+    pub sent: Option<u64>,
+    /// Of those, never answered.
+    pub lost: Option<u64>,
+    /// `lost / sent`.
+    pub loss: Option<f64>,
+    /// RTT percentiles, lost pings counted.
+    pub rtt_ms: PingFields,
+}
+
+/// A web flow's page loads.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct WebLine {
+    /// Pages loaded completely within the run.
+    pub pages: usize,
+    /// Median load time, s (`null` without a page).
+    pub load_p50_s: Option<f64>,
+    /// 90th percentile, s.
+    pub load_p90_s: Option<f64>,
+}
+
+fn flow_line(flow: usize, f: &FlowSummary) -> FlowLine {
+    let loads = Distribution::new(f.page_load_s.clone()).unwrap_or_default();
+    let web = f.test == "http" || !f.page_load_s.is_empty();
+    FlowLine {
+        flow,
+        station: f.station.clone(),
+        test: f.test.clone(),
+        direction: f.direction.clone(),
+        dscp: f.dscp,
+        goodput_mbps: f.goodput_mbps,
+        ping: f.ping().map(|p| PingLine {
+            sent: p.sent,
+            lost: p.lost(),
+            loss: p.loss(),
+            rtt_ms: PingFields::of(Some(p)),
+        }),
+        tcp: f.tcp,
+        voip: f.voip,
+        web: web.then(|| WebLine {
+            pages: loads.len(),
+            load_p50_s: loads.percentile(50.0),
+            load_p90_s: loads.percentile(90.0),
+        }),
+    }
 }
 
 /// The summary of `runs` (all of one scenario and seed).
@@ -87,19 +200,26 @@ fn run_summary(r: &ResultsFile) -> RunSummary {
         stations: r
             .stations
             .iter()
-            .map(|s| StationLine {
-                name: s.name.clone(),
-                goodput_mbps: s.goodput_mbps,
-                airtime_share: s.airtime_share,
-                ping_rtt_ms: PingFields {
-                    p50: s.ping_rtt_ms.map(|p| p.p50),
-                    p90: s.ping_rtt_ms.map(|p| p.p90),
-                    p99: s.ping_rtt_ms.map(|p| p.p99),
-                },
-                drops: s.total_drops(),
+            .map(|s| {
+                let ping = r.station_ping(&s.name);
+                StationLine {
+                    name: s.name.clone(),
+                    goodput_mbps: s.goodput_mbps,
+                    airtime_share: s.airtime_share,
+                    ping_rtt_ms: PingFields::of(ping),
+                    pings_sent: ping.and_then(|p| p.sent),
+                    ping_loss: ping.and_then(|p| p.loss()),
+                    drops: s.total_drops(),
+                }
             })
             .collect(),
         stalls: r.stalls.len(),
+        flows: r
+            .flows
+            .iter()
+            .enumerate()
+            .map(|(i, f)| flow_line(i, f))
+            .collect(),
     }
 }
 
@@ -110,21 +230,47 @@ pub fn write_json(runs: &[ResultsFile], path: &Path) -> Result<(), CliError> {
     std::fs::write(path, json + "\n").map_err(|e| io_error("cannot write", path, e))
 }
 
-/// The CSV columns.
+/// The CSV columns (new ones are appended, so that scripts reading the older ones by
+/// position keep working).
 pub const CSV_HEADER: &str = "scenario,seed,config,station,rate,goodput_mbps,airtime_share,\
-ping_p50_ms,ping_p90_ms,ping_p99_ms,drops,mean_delay_ms,max_delay_ms,mpdus_per_ampdu_down";
+ping_p50_ms,ping_p90_ms,ping_p99_ms,drops,mean_delay_ms,max_delay_ms,mpdus_per_ampdu_down,\
+pings_sent,ping_loss";
+
+/// The per-flow CSV's columns; those of another kind of flow are empty.
+pub const FLOWS_CSV_HEADER: &str = "scenario,seed,config,flow,station,test,direction,dscp,\
+goodput_mbps,pings_sent,pings_lost,ping_loss,ping_p50_ms,ping_p90_ms,ping_p99_ms,\
+tcp_retransmits,tcp_rto_timeouts,voip_mean_delay_ms,voip_jitter_ms,voip_loss,voip_mos,\
+pages,page_load_p50_s,page_load_p90_s";
+
+/// An optional figure with 3 decimals, or nothing.
+fn opt(v: Option<f64>) -> String {
+    v.map_or(String::new(), |v| format!("{v:.3}"))
+}
+
+/// An optional count, or nothing.
+fn count(v: Option<u64>) -> String {
+    v.map_or(String::new(), |v| v.to_string())
+}
+
+/// An RTT percentile: ms, `inf` when lost, nothing without ping.
+fn rtt(p: Option<LossyPercentile>) -> String {
+    match p {
+        Some(LossyPercentile::Value(ms)) => format!("{ms:.3}"),
+        Some(LossyPercentile::Lost) => "inf".into(),
+        None => String::new(),
+    }
+}
 
 /// The per-station summary of `runs` as CSV.
 pub fn csv(runs: &[ResultsFile]) -> String {
     let mut out = format!("{CSV_HEADER}\n");
-    let opt = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v:.3}"));
     for r in runs {
         let m = &r.metadata;
         for s in &r.stations {
-            let ping = s.ping_rtt_ms;
+            let ping = r.station_ping(&s.name);
             let _ = writeln!(
                 out,
-                "{},{},{},{},\"{}\",{:.4},{:.4},{},{},{},{},{},{:.3},{:.2}",
+                "{},{},{},{},\"{}\",{:.4},{:.4},{},{},{},{},{},{:.3},{:.2},{},{}",
                 m.scenario,
                 m.seed,
                 m.config,
@@ -132,20 +278,80 @@ pub fn csv(runs: &[ResultsFile]) -> String {
                 s.rate,
                 s.goodput_mbps,
                 s.airtime_share,
-                opt(ping.map(|p| p.p50)),
-                opt(ping.map(|p| p.p90)),
-                opt(ping.map(|p| p.p99)),
+                rtt(ping.map(|p| p.p50)),
+                rtt(ping.map(|p| p.p90)),
+                rtt(ping.map(|p| p.p99)),
                 s.total_drops(),
                 opt(s.mean_delay_ms),
                 s.max_delay_ms,
-                s.mpdus_per_ampdu_down
+                s.mpdus_per_ampdu_down,
+                count(ping.and_then(|p| p.sent)),
+                opt(ping.and_then(|p| p.loss())),
             );
         }
     }
     out
 }
 
-/// Writes the CSV of `runs` to `path`.
+/// The per-flow summary of `runs` as CSV: one row per run × flow.
+pub fn flows_csv(runs: &[ResultsFile]) -> String {
+    let mut out = format!("{FLOWS_CSV_HEADER}\n");
+    for r in runs {
+        let m = &r.metadata;
+        for (i, f) in r.flows.iter().enumerate() {
+            let l = flow_line(i, f);
+            let ping = l.ping;
+            let p = ping.map(|p| p.rtt_ms);
+            let (tcp, voip, web) = (l.tcp, l.voip, l.web);
+            let _ = writeln!(
+                out,
+                "{},{},{},{i},{},{},{},{},{:.4},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                m.scenario,
+                m.seed,
+                m.config,
+                f.station,
+                f.test,
+                f.direction,
+                f.dscp,
+                f.goodput_mbps,
+                count(ping.and_then(|p| p.sent)),
+                count(ping.and_then(|p| p.lost)),
+                opt(ping.and_then(|p| p.loss)),
+                rtt(p.and_then(|p| p.p50).map(|r| r.0)),
+                rtt(p.and_then(|p| p.p90).map(|r| r.0)),
+                rtt(p.and_then(|p| p.p99).map(|r| r.0)),
+                count(tcp.map(|t| t.retransmits)),
+                count(tcp.map(|t| t.rto_timeouts)),
+                opt(voip.map(|v| v.mean_delay_ms)),
+                opt(voip.map(|v| v.jitter_ms)),
+                opt(voip.map(|v| v.loss_fraction)),
+                opt(voip.map(|v| v.mos)),
+                count(web.map(|w| w.pages as u64)),
+                opt(web.and_then(|w| w.load_p50_s)),
+                opt(web.and_then(|w| w.load_p90_s)),
+            );
+        }
+    }
+    out
+}
+
+/// Where the per-flow CSV goes beside the per-station one at `path`: `x.csv` →
+/// `x.flows.csv` (any other name gets `.flows.csv` appended).
+pub fn flows_csv_path(path: &Path) -> PathBuf {
+    match path.extension() {
+        Some(ext) if ext == "csv" => path.with_extension("flows.csv"),
+        _ => {
+            let mut name = path.as_os_str().to_owned();
+            name.push(".flows.csv");
+            PathBuf::from(name)
+        }
+    }
+}
+
+/// Writes the CSVs of `runs`: the per-station one to `path`, the per-flow one beside it
+/// ([`flows_csv_path`]).
 pub fn write_csv(runs: &[ResultsFile], path: &Path) -> Result<(), CliError> {
-    std::fs::write(path, csv(runs)).map_err(|e| io_error("cannot write", path, e))
+    std::fs::write(path, csv(runs)).map_err(|e| io_error("cannot write", path, e))?;
+    let flows = flows_csv_path(path);
+    std::fs::write(&flows, flows_csv(runs)).map_err(|e| io_error("cannot write", &flows, e))
 }
