@@ -3,6 +3,7 @@
 
 mod errors;
 mod flent;
+mod loss;
 mod outputs;
 mod ping;
 mod plots;
