@@ -246,11 +246,18 @@ mod tests {
         let d99 = dist(&hundred);
         assert_eq!(d99.percentile_with_loss(99.0, 100), Some(Value(99.0)));
         assert_eq!(d99.percentile_with_loss(99.0, 101), Some(Lost));
-        assert_eq!(d99.percentile_with_loss(90.0, 101).map(|p| p != Lost), Some(true));
+        assert_eq!(
+            d99.percentile_with_loss(90.0, 101).map(|p| p != Lost),
+            Some(true)
+        );
         // Nothing received: every percentile is lost.
         assert_eq!(dist(&[]).percentile_with_loss(0.0, 3), Some(Lost));
         assert_eq!(d.percentile_with_loss(50.0, 0), None);
-        assert_eq!(d.percentile_with_loss(50.0, 4), None, "fewer sent than received");
+        assert_eq!(
+            d.percentile_with_loss(50.0, 4),
+            None,
+            "fewer sent than received"
+        );
         assert_eq!(d.percentile_with_loss(100.1, 10), None);
     }
 

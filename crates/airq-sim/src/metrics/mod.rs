@@ -365,7 +365,10 @@ mod tests {
             EchoCount { sent: 5, lost: 3 }
         );
         // Nothing due yet: only the answered requests count.
-        assert_eq!(f.echo_count(ms(1), ms(1_000)), EchoCount { sent: 2, lost: 0 });
+        assert_eq!(
+            f.echo_count(ms(1), ms(1_000)),
+            EchoCount { sent: 2, lost: 0 }
+        );
         assert_eq!(
             pings(&[]).echo_count(ms(10_000), ms(1_000)),
             EchoCount::default()
