@@ -11,7 +11,7 @@ use airq_sim::bss::{BssScenario, Simulation};
 use airq_sim::net::dscp::{Dscp, RRUL_CLASSES};
 
 /// What one run of the simulator needs.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SimInputs {
     /// The BSS, its stations and flows.
     pub bss: BssScenario,

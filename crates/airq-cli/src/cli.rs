@@ -28,21 +28,28 @@ pub enum Command {
         /// Scenario, seed, duration, overrides and outputs.
         common: RunArgs,
         /// AP configuration (a preset; default: the scenario's `ap.preset`, else airtime).
-        #[arg(short, long)]
+        #[arg(short, long, conflicts_with = "variant")]
         config: Option<String>,
+        /// A variant instead of a preset: `NAME` (a `[[variant]]` of the scenario) or
+        /// `NAME:key=value,...` (`preset=P` and any scenario keys).
+        #[arg(long, value_name = "SPEC")]
+        variant: Option<String>,
     },
     /// Run a scenario under several AP configurations in parallel; one table.
     Compare {
         #[command(flatten)]
         /// Scenario, seed, duration, overrides and outputs.
         common: RunArgs,
-        /// AP configurations, comma-separated.
-        #[arg(
-            long,
-            value_delimiter = ',',
-            default_value = "fifo,fq_codel,fq_mac,airtime,airtime_aql"
-        )]
-        configs: Vec<String>,
+        /// AP presets, comma-separated (default, with no --variant either: the
+        /// scenario's `[[variant]]`s if it has any, else every preset).
+        #[arg(long, value_delimiter = ',')]
+        configs: Option<Vec<String>>,
+        /// A variant to run beside them (repeatable): `NAME` (a `[[variant]]` of the
+        /// scenario, or a preset) or `NAME:key=value,...` (`preset=P` names the preset it
+        /// starts from; other keys change the scenario as `--set` does, for this variant
+        /// only). Its name labels its column, files and plots.
+        #[arg(long = "variant", value_name = "SPEC")]
+        variants: Vec<String>,
         /// Worker threads (default: the machine's parallelism).
         #[arg(short, long)]
         jobs: Option<usize>,
@@ -50,19 +57,43 @@ pub enum Command {
         #[arg(long)]
         no_plots: bool,
     },
+    /// Run a scenario over a grid of parameter values x variants x seeds; tidy tables.
+    Sweep {
+        #[command(flatten)]
+        /// Scenario, seed(s), duration, overrides and outputs.
+        common: RunArgs,
+        /// A swept key and its values: `--param ap.fq_mac.target_ms=5,10,20`
+        /// (repeatable: the grid is every combination).
+        #[arg(long = "param", value_name = "KEY=V1,V2,...", required = true)]
+        params: Vec<String>,
+        /// AP presets, comma-separated (as for compare).
+        #[arg(long, value_delimiter = ',')]
+        configs: Option<Vec<String>>,
+        /// Variants (as for compare).
+        #[arg(long = "variant", value_name = "SPEC")]
+        variants: Vec<String>,
+        /// Worker threads (default: the machine's parallelism).
+        #[arg(short, long)]
+        jobs: Option<usize>,
+    },
     /// List scenarios, AP configurations, traffic tests or plots.
     List {
-        /// scenarios (in --dir), configs (AP presets), tests (traffic) or plots.
+        /// scenarios (bundled, or in --dir), configs (AP presets), tests (traffic) or
+        /// plots.
         what: ListWhat,
-        /// Where `list scenarios` looks.
-        #[arg(long, default_value = "scenarios")]
-        dir: PathBuf,
+        /// A folder of scenario files for `list scenarios` (default: the bundled ones).
+        #[arg(long)]
+        dir: Option<PathBuf>,
     },
     /// Print the table of results files (several: side by side, as compare does).
     Show {
         #[arg(required = true)]
         /// Results files (`.json.gz`).
         results: Vec<PathBuf>,
+        /// Show runs of different experiments (scenario, --set options, seed,
+        /// duration) side by side, each column labelled with what sets it apart.
+        #[arg(long)]
+        allow_mixed: bool,
     },
     /// Draw a plot from results files (several: one run per configuration, side by side).
     Plot {
@@ -75,6 +106,10 @@ pub enum Command {
         /// The file to write, `.png` or `.svg` (default: `<scenario>-<plot>.png` here).
         #[arg(short, long)]
         output: Option<PathBuf>,
+        /// Draw runs of different experiments (scenario, --set options, seed, duration)
+        /// together, each labelled with what sets it apart.
+        #[arg(long)]
+        allow_mixed: bool,
     },
     /// Check scenario files: parse and validate, and say whether they can run today.
     Check {
@@ -108,11 +143,16 @@ fn plot_names() -> clap::builder::PossibleValuesParser {
 /// Options of `run` and `compare`.
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// The scenario file (TOML).
+    /// The scenario file (TOML), or the name of a bundled scenario
+    /// (`airq list scenarios`).
     pub scenario: PathBuf,
     /// Seed (overrides the scenario's).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Repetitions: run every configuration under this many seeds (the scenario's or
+    /// --seed's, and the next ones); tables show mean ± 95% confidence interval.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub seeds: Option<u32>,
     /// Simulated seconds (overrides the scenario's).
     #[arg(long)]
     pub duration: Option<f64>,
@@ -127,12 +167,17 @@ pub struct RunArgs {
     /// Directory for the results files.
     #[arg(short, long, default_value = "results")]
     pub output: PathBuf,
-    /// Also write a JSON summary here.
+    /// Replace results files of other runs (another scenario text, variant, seed or
+    /// duration) that have the same name; without it they are left alone and nothing
+    /// runs. A rerun of the same run always replaces its file.
+    #[arg(long)]
+    pub force: bool,
+    /// Also write a JSON summary here (`-`: standard output).
     #[arg(long)]
     pub json: Option<PathBuf>,
-    /// Also write the per-station summary as CSV here, and the per-flow one beside it:
-    /// `x.csv` → `x.flows.csv`. A ping percentile that falls among lost pings is `inf`
-    /// (a lost ping counts as an infinite RTT).
+    /// Also write the per-station summary as CSV here (`-`: standard output), and the
+    /// per-flow one beside it: `x.csv` → `x.flows.csv` (not for `-`). A ping percentile
+    /// that falls among lost pings is `inf` (a lost ping counts as an infinite RTT).
     #[arg(long)]
     pub csv: Option<PathBuf>,
     /// Also write each run as a flent data file (`.flent.gz`) beside its results file.

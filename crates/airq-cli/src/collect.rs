@@ -18,8 +18,14 @@ use airq_sim::metrics::{EchoCount, FlowMetrics, Metrics, StationMetrics};
 /// How a run went, apart from what it measured.
 #[derive(Clone, Debug)]
 pub struct RunInfo {
-    /// The AP configuration's name.
+    /// The AP preset.
     pub config: String,
+    /// The run's label.
+    pub variant: String,
+    /// The variant's changes.
+    pub variant_set: Vec<String>,
+    /// The scenario text with the `--set`s (not the variant's changes).
+    pub scenario_text: String,
     /// The command line of the run.
     pub command_line: Vec<String>,
     /// Wall-clock start, UTC, RFC 3339.
@@ -110,11 +116,13 @@ pub fn collect(
             airq_version: env!("CARGO_PKG_VERSION").to_string(),
             scenario: scenario.name.clone(),
             scenario_file: scenario.path.clone(),
-            scenario_text: scenario.text.clone(),
+            scenario_text: info.scenario_text,
             overrides: scenario.overrides.clone(),
             seed: scenario.seed,
             config: info.config,
-            ap_config: format!("{ap:?}"),
+            variant: info.variant,
+            variant_set: info.variant_set,
+            ap_config: crate::ap_data::ap_data(ap),
             command_line: info.command_line,
             started_utc: info.started_utc,
             wall_s: info.wall_s,
@@ -296,6 +304,9 @@ mod tests {
         };
         let info = RunInfo {
             config: "fifo".into(),
+            variant: "fifo".into(),
+            variant_set: Vec::new(),
+            scenario_text: scenario.text.clone(),
             command_line: vec!["airq".into()],
             started_utc: "2025-01-01T00:00:00Z".into(),
             wall_s: 0.5,

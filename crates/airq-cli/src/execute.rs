@@ -1,14 +1,14 @@
-//! Running a scenario under one or more AP configurations: every input is built (and
-//! checked) first, then the runs go to `jobs` worker threads (`std::thread::scope`), each
-//! run a simulator of its own. Results come back in the order the configurations were
-//! asked for, so output does not depend on the thread count or timing.
+//! Running a scenario's variants: every input is built (and checked) first
+//! ([`crate::run_set`]), then the runs go to `jobs` worker threads
+//! (`std::thread::scope`), each run a simulator of its own. Results come back in the
+//! order the variants were asked for, so output does not depend on the thread count or
+//! timing.
 
-use crate::build::{build, SimInputs};
 use crate::collect::{collect, RunInfo};
 use crate::error::CliError;
 use crate::progress::{Progress, CHUNK};
 use crate::results::ResultsFile;
-use crate::scenario::Scenario;
+use crate::run_set::RunSpec;
 use airq::Instant;
 use airq_sim::bss::Simulation;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -16,10 +16,8 @@ use std::sync::Mutex;
 
 /// How to run.
 pub struct Plan<'a> {
-    /// The checked scenario.
-    pub scenario: &'a Scenario,
-    /// AP configurations (presets), in output order.
-    pub configs: &'a [String],
+    /// The runs, in output order.
+    pub runs: &'a [RunSpec],
     /// Worker threads (at least 1).
     pub jobs: usize,
     /// Where the bars go.
@@ -35,13 +33,9 @@ pub fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// Runs every configuration of `plan`; results in `plan.configs` order.
+/// Makes every run of `plan`; results in `plan.runs` order.
 pub fn run_all(plan: &Plan) -> Result<Vec<ResultsFile>, CliError> {
-    let inputs: Vec<SimInputs> = plan
-        .configs
-        .iter()
-        .map(|c| build(plan.scenario, c))
-        .collect::<Result<_, _>>()?;
+    let inputs = plan.runs;
     let slots: Mutex<Vec<Option<Result<ResultsFile, CliError>>>> =
         Mutex::new(vec![None; inputs.len()]);
     let next = AtomicUsize::new(0);
@@ -50,8 +44,8 @@ pub fn run_all(plan: &Plan) -> Result<Vec<ResultsFile>, CliError> {
         for _ in 0..workers {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(input) = inputs.get(i) else { break };
-                let result = run_one(plan, &plan.configs[i], input.clone());
+                let Some(spec) = inputs.get(i) else { break };
+                let result = run_one(plan, spec);
                 slots.lock().expect("no worker panics holding it")[i] = Some(result);
             });
         }
@@ -64,8 +58,8 @@ pub fn run_all(plan: &Plan) -> Result<Vec<ResultsFile>, CliError> {
         .collect()
 }
 
-fn run_one(plan: &Plan, config: &str, input: SimInputs) -> Result<ResultsFile, CliError> {
-    let scenario = plan.scenario;
+fn run_one(plan: &Plan, spec: &RunSpec) -> Result<ResultsFile, CliError> {
+    let (scenario, input, config) = (&spec.scenario, &spec.input, spec.label.as_str());
     let started_utc = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
     let wall = std::time::Instant::now();
     let mut sim = Simulation::new(input.bss.clone(), &input.ap)
@@ -88,10 +82,13 @@ fn run_one(plan: &Plan, config: &str, input: SimInputs) -> Result<ResultsFile, C
         );
     }
     let info = RunInfo {
-        config: config.to_string(),
+        config: spec.preset.clone(),
+        variant: spec.label.clone(),
+        variant_set: spec.variant.set.clone(),
+        scenario_text: spec.base_text.clone(),
         command_line: plan.command_line.to_vec(),
         started_utc,
         wall_s,
     };
-    Ok(collect(scenario, &input, sim.metrics(), info))
+    Ok(collect(scenario, input, sim.metrics(), info))
 }

@@ -4,9 +4,11 @@
 
 use crate::error::CliError;
 use crate::report_view::{comparison, run_view};
-use crate::results::ResultsFile;
+use crate::results::{self, ResultsFile};
+use crate::run_set;
 use airq_report::flent::FLENT_SUFFIX;
 use airq_report::{draw, write_flent, Comparison, PlotKind, ReportError};
+use airq_sim::ap::PRESET_NAMES;
 use std::path::{Path, PathBuf};
 
 /// The plots `compare` draws: every kind the runs have data for (a latency CDF only when
@@ -59,10 +61,9 @@ pub fn write_standard_plots(
     paths: &[PathBuf],
     dir: &Path,
 ) -> Result<Vec<PathBuf>, CliError> {
-    let c = comparison(paths.iter().map(PathBuf::as_path).zip(runs))?;
+    let c = comparison(paths.iter().map(PathBuf::as_path).zip(runs), false)?;
     let seed = runs[0].metadata.seed;
-    // Runs on a driver chosen on the command line say so in the name too.
-    let name = format!("{}{}", c.scenario, runs[0].metadata.driver_suffix());
+    let name = plot_stem(runs);
     standard_plots(&c)
         .into_iter()
         .map(|kind| {
@@ -70,6 +71,29 @@ pub fn write_standard_plots(
             draw_plot(kind, &c, &path).map(|()| path)
         })
         .collect()
+}
+
+/// The name the plots of a comparison start with: the scenario and the command line's
+/// settings (as results files name them), and the variants' names unless they are the
+/// five presets, so that plots of other comparisons in one folder do not replace them.
+fn plot_stem(runs: &[ResultsFile]) -> String {
+    let m = &runs[0].metadata;
+    let settings = results::file_label(&run_set::ap_suffix(&m.overrides), &m.overrides);
+    let names: Vec<&str> = runs
+        .iter()
+        .map(|r| {
+            let v = &r.metadata.variant;
+            v.strip_suffix(&run_set::ap_suffix(&m.overrides))
+                .unwrap_or(v)
+        })
+        .collect();
+    let presets = names == PRESET_NAMES && runs.iter().all(|r| r.metadata.variant_set.is_empty());
+    let variants = if presets {
+        String::new()
+    } else {
+        format!("-{}", results::file_label(&names.join(","), &[]))
+    };
+    format!("{}{settings}{variants}", m.scenario)
 }
 
 /// The flent file name of a run: `<scenario>-<config>-seed<N>.flent.gz`, beside its

@@ -8,6 +8,7 @@
 
 #![warn(missing_docs)]
 
+pub mod ap_data;
 pub mod build;
 pub mod cli;
 pub mod collect;
@@ -15,9 +16,13 @@ pub mod commands;
 pub mod error;
 pub mod execute;
 pub mod export;
+pub mod labels;
+pub mod outputs;
 pub mod progress;
+pub mod repeat;
 pub mod report_view;
 pub mod results;
+pub mod run_set;
 pub mod scenario;
 pub mod summary;
 pub mod table;

@@ -1,7 +1,7 @@
 //! `airq`: the command-line tool. See `airq --help`.
 
 use airq_cli::cli::{Cli, Command};
-use airq_cli::commands::{check, list, plot, run, show, Verbosity};
+use airq_cli::commands::{check, list, plot, run, show, sweep, Verbosity};
 use clap::Parser;
 
 fn main() {
@@ -14,21 +14,51 @@ fn main() {
         Verbosity::Normal
     };
     let result = match &cli.command {
-        Command::Run { common, config } => run::run(common, config.as_deref(), verbosity),
+        Command::Run {
+            common,
+            config,
+            variant,
+        } => run::run(common, config.as_deref(), variant.as_deref(), verbosity),
         Command::Compare {
             common,
             configs,
+            variants,
             jobs,
             no_plots,
-        } => run::compare(common, configs, *jobs, !*no_plots, verbosity),
-        Command::List { what, dir } => list::list(*what, dir),
+        } => run::compare(
+            common,
+            configs.as_deref(),
+            variants,
+            *jobs,
+            !*no_plots,
+            verbosity,
+        ),
+        Command::Sweep {
+            common,
+            params,
+            configs,
+            variants,
+            jobs,
+        } => sweep::sweep(
+            common,
+            params,
+            configs.as_deref(),
+            variants,
+            *jobs,
+            verbosity,
+        ),
+        Command::List { what, dir } => list::list(*what, dir.as_deref()),
         Command::Check { scenarios, set } => check::check(scenarios, set),
-        Command::Show { results } => show::show(results),
+        Command::Show {
+            results,
+            allow_mixed,
+        } => show::show(results, *allow_mixed),
         Command::Plot {
             results,
             plot,
             output,
-        } => plot::plot(results, plot, output.as_deref(), verbosity),
+            allow_mixed,
+        } => plot::plot(results, plot, output.as_deref(), *allow_mixed, verbosity),
     };
     if let Err(e) = result {
         eprintln!("airq: {e}");

@@ -16,6 +16,7 @@
 //!   configuration is rebuilt from the recorded scenario text, as the run built it.
 
 use crate::error::CliError;
+use crate::labels::{check_side_by_side, column_labels};
 use crate::results::{Metadata, ResultsFile};
 use crate::scenario;
 use airq_report::{Comparison, QueueSamples, RunView, StationView};
@@ -67,7 +68,7 @@ pub fn run_view(r: &ResultsFile) -> Result<RunView, CliError> {
             .collect(),
     });
     let view = RunView {
-        config: m.config.clone(),
+        config: m.variant.clone(),
         duration_s: m.duration_s,
         step_s: m.step_s,
         start_time_unix_s: unix_seconds(&m.started_utc)?,
@@ -79,40 +80,24 @@ pub fn run_view(r: &ResultsFile) -> Result<RunView, CliError> {
     Ok(view)
 }
 
-/// The comparison of several runs of one scenario, one per configuration, in the order
-/// given. Each run is named by its file for errors: runs of different scenarios, or two
-/// runs under the same configuration, are refused.
+/// The comparison of several runs, in the order given: runs of one experiment, one per
+/// variant, unless `allow_mixed` (then each is labelled with what sets it apart; see
+/// [`crate::labels`]). Each run is named by its file for errors.
 pub fn comparison<'a>(
     runs: impl IntoIterator<Item = (&'a Path, &'a ResultsFile)>,
+    allow_mixed: bool,
 ) -> Result<Comparison, CliError> {
-    let runs: Vec<(&Path, &ResultsFile)> = runs.into_iter().collect();
-    let Some(&(first_path, first)) = runs.first() else {
-        return Err(CliError::new("no results files to compare"));
-    };
-    let mut views: Vec<RunView> = Vec::with_capacity(runs.len());
-    for (i, &(path, r)) in runs.iter().enumerate() {
-        let (scenario, config) = (&r.metadata.scenario, &r.metadata.config);
-        if *scenario != first.metadata.scenario {
-            return Err(CliError::new(format!(
-                "{} is a run of scenario `{scenario}` but {} of `{}`: a comparison takes \
-                 runs of one scenario",
-                path.display(),
-                first_path.display(),
-                first.metadata.scenario
-            )));
-        }
-        if let Some(&(other, _)) = runs[..i].iter().find(|(_, o)| o.metadata.config == *config) {
-            return Err(CliError::new(format!(
-                "{} and {} are both runs under `{config}`: a comparison takes one run per \
-                 configuration",
-                other.display(),
-                path.display()
-            )));
-        }
-        views.push(run_view(r).map_err(|e| e.context(path.display()))?);
+    let (paths, files): (Vec<&Path>, Vec<&ResultsFile>) = runs.into_iter().unzip();
+    check_side_by_side(&files, &paths, allow_mixed)?;
+    let labels = column_labels(&files);
+    let mut views: Vec<RunView> = Vec::with_capacity(files.len());
+    for ((path, r), label) in paths.iter().zip(&files).zip(labels) {
+        let mut view = run_view(r).map_err(|e| e.context(path.display()))?;
+        view.config = label;
+        views.push(view);
     }
     Ok(Comparison {
-        scenario: first.metadata.scenario.clone(),
+        scenario: files[0].metadata.scenario.clone(),
         runs: views,
     })
 }
@@ -259,11 +244,16 @@ fn ping_samples(r: &ResultsFile, station: &str) -> Vec<(f64, f64)> {
     samples
 }
 
-/// Whether the run's AP used the firmware-offload driver, from its configuration as the
-/// run built it: the recorded scenario text (overrides applied) under `config`.
+/// Whether the run's AP used the firmware-offload driver, from its configuration as
+/// recorded (format 3), or as the run built it: the recorded scenario text with the
+/// variant's changes, under its preset.
 fn uses_firmware_driver(m: &Metadata) -> Result<bool, CliError> {
+    if let Some(driver) = m.ap_config.get("driver").and_then(|d| d.as_str()) {
+        return Ok(driver.starts_with("firmware"));
+    }
     let unreadable = |e: CliError| e.context("metadata.scenario_text (the AP configuration)");
-    let scenario = scenario::parse(&m.scenario_file, &m.scenario_text, &[]).map_err(unreadable)?;
+    let scenario =
+        scenario::parse(&m.scenario_file, &m.scenario_text, &m.variant_set).map_err(unreadable)?;
     let ap = scenario.ap.config(&m.config).map_err(unreadable)?;
     Ok(matches!(ap.driver, DriverConfig::Firmware { .. }))
 }

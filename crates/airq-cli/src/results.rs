@@ -5,6 +5,7 @@
 //! saying so.
 
 use crate::error::{io_error, CliError};
+use crate::outputs::write_atomically;
 use airq_sim::metrics::distribution::{Distribution, LossyPercentile};
 use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
@@ -18,7 +19,7 @@ use std::path::Path;
 pub const FORMAT_NAME: &str = "airq-results";
 
 /// The layout this build writes, and the newest it reads.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 /// One run's results.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -154,16 +155,25 @@ pub struct Metadata {
     pub scenario: String,
     /// The scenario file as named on the command line.
     pub scenario_file: String,
-    /// The scenario as run, `--set` overrides applied.
+    /// The scenario as run, the `--set` overrides applied (not the variant's changes:
+    /// every variant of one comparison has the same text).
     pub scenario_text: String,
-    /// `--set` overrides (and `--seed`/`--duration` as `seed=`/`duration=`), in order.
+    /// `--set` overrides (and `--driver`, `--seed`, `--duration` as `ap.driver=`,
+    /// `seed=`, `duration=`), in order.
     pub overrides: Vec<String>,
     /// The root seed of the run.
     pub seed: u64,
-    /// The AP configuration's name (a preset).
+    /// The AP preset the run started from.
     pub config: String,
-    /// Every parameter of that configuration, as the simulator holds it.
-    pub ap_config: String,
+    /// What labels the run: its variant's name (a preset's, or a named variant's) and
+    /// `+key=value` for every `--set ap.key=value`.
+    pub variant: String,
+    /// The variant's own changes to the scenario, `key.path=value`, applied after the
+    /// `--set`s.
+    pub variant_set: Vec<String>,
+    /// The AP as the simulator ran it, every layer and parameter, as data (the keys of
+    /// a scenario's `[ap]`); a string in files written before format version 3.
+    pub ap_config: serde_json::Value,
     /// The command line that made the file.
     pub command_line: Vec<String>,
     /// Wall-clock start, UTC, RFC 3339.
@@ -244,7 +254,6 @@ pub struct StationSummary {
     pub ping_loss: Option<f64>,
 }
 
-
 impl StationSummary {
     /// Drops of every cause.
     pub fn total_drops(&self) -> u64 {
@@ -292,22 +301,119 @@ pub struct Series {
 }
 
 impl Metadata {
-    /// `-<driver>` when the run's driver was chosen on the command line (`--driver`, or
-    /// `--set ap.driver=…`), else nothing: it goes into the file names, so that runs of
-    /// one preset on two drivers do not overwrite each other.
-    pub fn driver_suffix(&self) -> String {
-        self.overrides
-            .iter()
-            .rev()
-            .find_map(|o| o.strip_prefix("ap.driver="))
-            .map(|d| format!("-{}", d.trim_matches('"')))
-            .unwrap_or_default()
+    /// The run as file names show it: its label, and `+key=value` for every `--set`
+    /// that is not on the AP and is not the seed or duration (those go elsewhere in the
+    /// name, or make the run a different one of the same name), so that runs of other
+    /// settings do not share a file. Characters a file name should not hold become `_`;
+    /// a long list becomes a hash of it.
+    pub fn file_label(&self) -> String {
+        file_label(&self.variant, &self.overrides)
     }
 
-    /// The configuration as file names show it: the preset, and the driver if chosen.
-    pub fn file_label(&self) -> String {
-        format!("{}{}", self.config, self.driver_suffix())
+    /// What makes this run the run it is.
+    pub fn key(&self) -> RunKey {
+        RunKey {
+            scenario: self.scenario.clone(),
+            scenario_text: self.scenario_text.clone(),
+            variant: self.variant.clone(),
+            variant_set: self.variant_set.clone(),
+            config: self.config.clone(),
+            seed: self.seed,
+            duration_s: self.duration_s,
+        }
     }
+}
+
+/// What makes a run the run it is: two runs of one key are the same experiment (run
+/// again, perhaps by a newer airq); runs of different keys are different experiments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunKey {
+    /// The scenario's name.
+    pub scenario: String,
+    /// Its text with the `--set`s applied.
+    pub scenario_text: String,
+    /// The run's label.
+    pub variant: String,
+    /// The variant's changes.
+    pub variant_set: Vec<String>,
+    /// The AP preset.
+    pub config: String,
+    /// The root seed.
+    pub seed: u64,
+    /// Simulated seconds.
+    pub duration_s: f64,
+}
+
+impl RunKey {
+    /// What differs between the two, in words.
+    pub fn difference(&self, other: &RunKey) -> String {
+        let mut d = Vec::new();
+        if self.scenario != other.scenario {
+            d.push(format!(
+                "scenario `{}` vs `{}`",
+                other.scenario, self.scenario
+            ));
+        }
+        if self.variant != other.variant || self.config != other.config {
+            d.push(format!(
+                "variant `{}` ({}) vs `{}` ({})",
+                other.variant, other.config, self.variant, self.config
+            ));
+        }
+        if self.variant_set != other.variant_set {
+            d.push("the variant's changes differ".into());
+        }
+        if self.seed != other.seed {
+            d.push(format!("seed {} vs {}", other.seed, self.seed));
+        }
+        if self.duration_s != other.duration_s {
+            d.push(format!("{} s vs {} s", other.duration_s, self.duration_s));
+        }
+        if self.scenario_text != other.scenario_text && d.is_empty() {
+            d.push("the scenario text (or its --set overrides) differs".into());
+        }
+        d.join(", ")
+    }
+}
+
+/// [`Metadata::file_label`] of a run labelled `variant` under `overrides`.
+pub fn file_label(variant: &str, overrides: &[String]) -> String {
+    let rest: String = overrides
+        .iter()
+        .filter(|o| {
+            !["ap.", "seed=", "duration="]
+                .iter()
+                .any(|p| o.starts_with(p))
+        })
+        .map(|o| format!("+{}", o.replace('"', "")))
+        .collect();
+    let label = if rest.len() > 64 {
+        format!("{}+{:08x}", variant, fnv1a(rest.as_bytes()) as u32)
+    } else {
+        format!("{}{rest}", variant)
+    };
+    let label: String = label
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '+' | '=' | ',') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if label.len() > 160 {
+        format!("{}+{:08x}", &label[..120], fnv1a(label.as_bytes()) as u32)
+    } else {
+        label
+    }
+}
+
+/// 64-bit FNV-1a: a short, stable name for a long list of settings.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 impl ResultsFile {
@@ -333,7 +439,8 @@ impl ResultsFile {
         let rtts = flows.iter().flat_map(|f| f.rtt_ms.iter().map(|s| s[1]));
         let sent = flows.iter().map(|f| f.pings_sent).sum::<Option<u64>>();
         PingStats::of(rtts.collect(), sent)
-    }}
+    }
+}
 
 /// How long after an echo request its reply is due, s: an unanswered request counts as
 /// lost once that long has passed, so a ping sent in the last second of a run is not
@@ -406,15 +513,13 @@ pub fn file_name(scenario: &str, config: &str, seed: u64) -> String {
     format!("{scenario}-{config}-seed{seed}.json.gz")
 }
 
-/// Writes `results` to `path`, gzip-compressed.
+/// Writes `results` to `path`, gzip-compressed, atomically.
 pub fn save(results: &ResultsFile, path: &Path) -> Result<(), CliError> {
-    let file = std::fs::File::create(path).map_err(|e| io_error("cannot create", path, e))?;
-    let mut gz = GzEncoder::new(std::io::BufWriter::new(file), Compression::default());
-    serde_json::to_writer(&mut gz, results)
-        .map_err(|e| CliError::new(format!("cannot write {}: {e}", path.display())))?;
-    gz.finish()
-        .and_then(|mut w| w.flush())
-        .map_err(|e| io_error("cannot write", path, e))
+    write_atomically(path, |w| {
+        let mut gz = GzEncoder::new(w, Compression::default());
+        serde_json::to_writer(&mut gz, results)?;
+        gz.finish()?.flush()
+    })
 }
 
 /// Reads the results file at `path`, migrating older versions.
@@ -452,7 +557,9 @@ pub fn from_json(json: &str) -> Result<ResultsFile, CliError> {
 
 /// Brings a file of `version` to [`FORMAT_VERSION`], one version at a time. Version 1
 /// is the first; version 2 added `stalls` (version 1 files come from runs that had no
-/// stall detector: they load with none recorded).
+/// stall detector: they load with none recorded); version 3 added the run's `variant`
+/// and `variant_set` (a version 2 run was a preset, with the driver in its name when
+/// the command line chose it) and holds `ap_config` as data.
 fn migrate(version: u64, mut value: serde_json::Value) -> Result<serde_json::Value, CliError> {
     match version {
         1 => {
@@ -462,7 +569,34 @@ fn migrate(version: u64, mut value: serde_json::Value) -> Result<serde_json::Val
             }
             migrate(2, value)
         }
-        2 => Ok(value),
+        2 => {
+            if let Some(m) = value.get_mut("metadata").and_then(|m| m.as_object_mut()) {
+                let config = m.get("config").and_then(|c| c.as_str()).unwrap_or("");
+                let overrides: Vec<String> = m
+                    .get("overrides")
+                    .and_then(|o| o.as_array())
+                    .map(|o| {
+                        o.iter()
+                            .filter_map(|s| s.as_str().map(String::from))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let driver = overrides
+                    .iter()
+                    .rev()
+                    .find_map(|o| o.strip_prefix("ap.driver="))
+                    .map(|d| format!("+driver={}", d.trim_matches('"')))
+                    .unwrap_or_default();
+                let variant = format!("{config}{driver}");
+                m.insert("variant".into(), variant.into());
+                m.insert("variant_set".into(), serde_json::Value::Array(Vec::new()));
+            }
+            if let Some(map) = value.as_object_mut() {
+                map.insert("format_version".into(), 3.into());
+            }
+            migrate(3, value)
+        }
+        3 => Ok(value),
         v => Err(CliError::new(format!("unknown results format_version {v}"))),
     }
 }

@@ -6,8 +6,12 @@
 //! pings reads `lost`; `?` is a loss the results file did not count (older files).
 
 mod flows;
+mod seeds;
 
-use crate::results::{PingStats, ResultsFile};
+pub use seeds::seeds_table;
+
+use crate::labels::column_labels;
+use crate::results::{Metadata, PingStats, ResultsFile};
 use airq_sim::metrics::distribution::LossyPercentile;
 use std::fmt::Write as _;
 
@@ -15,13 +19,44 @@ use std::fmt::Write as _;
 const LOST_NOTE: &str = "lost: the percentile falls among the unanswered pings (more than \
                          1 - p of them lost)";
 
+/// The `--set`s every run of the table had, and a variant's own changes, if any: a
+/// line each.
+fn settings_line(m: &Metadata) -> String {
+    let sets: Vec<&str> = m
+        .overrides
+        .iter()
+        .map(String::as_str)
+        .filter(|o| !o.starts_with("seed=") && !o.starts_with("duration="))
+        .collect();
+    let mut out = String::new();
+    if !sets.is_empty() {
+        out += &format!("with --set {}\n", sets.join(" "));
+    }
+    out
+}
+
+/// What a named variant is: its preset and changes (nothing for a preset unchanged).
+fn variant_line(m: &Metadata) -> String {
+    if m.variant_set.is_empty() {
+        return String::new();
+    }
+    format!(
+        "{}: {} with {}\n",
+        m.variant,
+        m.config,
+        m.variant_set.join(" ")
+    )
+}
+
 /// The table of one run.
 pub fn run_table(r: &ResultsFile) -> String {
     let m = &r.metadata;
     let mut out = format!(
         "{} under {} (seed {}): {:.1} s simulated in {:.1} s, {} events\n",
-        m.scenario, m.config, m.seed, m.duration_s, m.wall_s, m.events
+        m.scenario, m.variant, m.seed, m.duration_s, m.wall_s, m.events
     );
+    out += &settings_line(m);
+    out += &variant_line(m);
     let rate_width = r
         .stations
         .iter()
@@ -91,21 +126,28 @@ pub fn compare_table(runs: &[ResultsFile]) -> String {
         return String::new();
     };
     let m = &first.metadata;
-    let mut out = format!(
-        "{} (seed {}), {:.1} s simulated per configuration\n",
-        m.scenario, m.seed, m.duration_s
-    );
+    let labels = column_labels(&runs.iter().collect::<Vec<_>>());
+    let mixed = runs.iter().any(|r| r.metadata.seed != m.seed)
+        || runs.iter().any(|r| r.metadata.duration_s != m.duration_s);
+    let mut out = if mixed {
+        format!("{}: runs of different seeds or durations\n", m.scenario)
+    } else {
+        format!(
+            "{} (seed {}), {:.1} s simulated per configuration\n",
+            m.scenario, m.seed, m.duration_s
+        )
+    };
+    out += &settings_line(m);
+    for r in runs {
+        out += &variant_line(&r.metadata);
+    }
     let names: Vec<&str> = first.stations.iter().map(|s| s.name.as_str()).collect();
     // The rows first, then columns as wide as their widest cell.
     let mut rows: Vec<Row> = Vec::new();
     let row = |rows: &mut Vec<Row>, label: &str, cells: Vec<String>| {
         rows.push((label.to_string(), cells));
     };
-    row(
-        &mut rows,
-        "",
-        runs.iter().map(|r| r.metadata.config.clone()).collect(),
-    );
+    row(&mut rows, "", labels.clone());
     let per_station =
         |rows: &mut Vec<Row>, title: &str, cell: &dyn Fn(&ResultsFile, usize) -> String| {
             row(rows, title, vec![String::new(); runs.len()]);

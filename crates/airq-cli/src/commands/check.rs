@@ -1,8 +1,10 @@
-//! `airq check SCENARIO...`: parse and validate scenario files without running them, and
-//! say whether the simulator can run every test they name today.
+//! `airq check SCENARIO...`: parse and validate scenario files (and every variant they
+//! define) without running them, and say whether the simulator can run every test they
+//! name today.
 
 use crate::build::check_runnable;
 use crate::error::CliError;
+use crate::run_set;
 use crate::scenario;
 use std::path::PathBuf;
 
@@ -10,12 +12,19 @@ use std::path::PathBuf;
 pub fn check(paths: &[PathBuf], sets: &[String]) -> Result<(), CliError> {
     for path in paths {
         let s = scenario::load(path, sets)?;
+        if !s.variants.is_empty() {
+            run_set::resolve(&s, &s.variants)?;
+        }
         let runnable = match check_runnable(&s) {
             Ok(()) => "runs".to_string(),
             Err(e) => format!("does not run yet: {e}"),
         };
+        let variants = match s.variants.len() {
+            0 => String::new(),
+            n => format!(", {n} variants"),
+        };
         println!(
-            "{}: ok: {} ({} stations, {} traffic entries, {:.1} s); {runnable}",
+            "{}: ok: {} ({} stations, {} traffic entries{variants}, {:.1} s); {runnable}",
             path.display(),
             s.name,
             s.stations.len(),

@@ -2,15 +2,23 @@
 
 use crate::cli::ListWhat;
 use crate::error::{io_error, CliError};
+use crate::scenario::bundled::BUNDLED;
 use crate::scenario::TESTS;
 use airq_report::PlotKind;
 use airq_sim::ap::{ApConfig, AqlConfig, DriverConfig, MacConfig, QdiscConfig, SchedulerConfig};
 use std::path::Path;
 
-/// Prints the list asked for; scenarios are the `.toml` files in `dir`.
-pub fn list(what: ListWhat, dir: &Path) -> Result<(), CliError> {
-    match what {
-        ListWhat::Scenarios => {
+/// Prints the list asked for; scenarios are the bundled ones, or the `.toml` files in
+/// `dir`.
+pub fn list(what: ListWhat, dir: Option<&Path>) -> Result<(), CliError> {
+    match (what, dir) {
+        (ListWhat::Scenarios, None) => {
+            for (name, text) in BUNDLED {
+                println!("{name:<40} {}", description_of(text));
+            }
+            println!("(bundled: `airq run NAME` runs one from any folder; --dir lists a folder)");
+        }
+        (ListWhat::Scenarios, Some(dir)) => {
             let mut files: Vec<_> = std::fs::read_dir(dir)
                 .map_err(|e| io_error("cannot list", dir, e))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
@@ -21,7 +29,7 @@ pub fn list(what: ListWhat, dir: &Path) -> Result<(), CliError> {
                 println!("{:<40} {}", path.display(), description(&path));
             }
         }
-        ListWhat::Configs => {
+        (ListWhat::Configs, _) => {
             for (name, config) in ApConfig::presets() {
                 println!("{name:<12} {}", layers(&config));
             }
@@ -30,12 +38,12 @@ pub fn list(what: ListWhat, dir: &Path) -> Result<(), CliError> {
                  driver with --driver softmac|firmware|firmware_push."
             );
         }
-        ListWhat::Tests => {
+        (ListWhat::Tests, _) => {
             for t in TESTS {
                 println!("{:<18} {}", t.name, t.about);
             }
         }
-        ListWhat::Plots => {
+        (ListWhat::Plots, _) => {
             for kind in PlotKind::ALL {
                 println!("{:<12} {}", kind.name(), kind.description());
             }
@@ -49,6 +57,11 @@ fn description(path: &Path) -> String {
     let Ok(text) = std::fs::read_to_string(path) else {
         return "(cannot read)".into();
     };
+    description_of(&text)
+}
+
+/// The `description` of a scenario's text, or why it has none.
+fn description_of(text: &str) -> String {
     match text.parse::<toml::Table>() {
         Ok(t) => t
             .get("description")

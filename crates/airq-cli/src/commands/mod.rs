@@ -6,14 +6,16 @@ pub mod list;
 pub mod plot;
 pub mod run;
 pub mod show;
+pub mod sweep;
 
 use crate::cli::RunArgs;
-use crate::error::{io_error, CliError};
+use crate::error::CliError;
 use crate::execute::{run_all, Plan};
 use crate::export::{flent_file_name, write_flent_files};
+use crate::outputs::{self, Target};
 use crate::progress::Progress;
-use crate::results::{self, ResultsFile};
-use crate::scenario::Scenario;
+use crate::results::{self, ResultsFile, RunKey};
+use crate::run_set::RunSpec;
 use crate::summary;
 use std::path::PathBuf;
 
@@ -28,34 +30,35 @@ pub enum Verbosity {
     Verbose,
 }
 
-/// Runs `configs` of `scenario` and writes the results files, and the `--json` and
-/// `--csv` summaries and `--flent` data files if asked.
+/// Makes the runs of `specs` and writes the results files, and the `--json` and
+/// `--csv` summaries and `--flent` data files if asked. Every output is checked before
+/// the first simulation starts: folders writable, no results file of another run
+/// replaced without `--force`.
 pub fn run_and_write(
-    scenario: &Scenario,
-    configs: &[String],
+    specs: &[RunSpec],
     jobs: usize,
     args: &RunArgs,
     verbosity: Verbosity,
 ) -> Result<Vec<ResultsFile>, CliError> {
-    let progress = Progress::new(verbosity != Verbosity::Quiet);
+    let paths = check_outputs(specs, args)?;
+    let total = specs
+        .iter()
+        .fold(airq::Duration::ZERO, |t, s| t + s.scenario.duration);
+    let progress = Progress::new(verbosity != Verbosity::Quiet, specs.len(), total);
     let command_line: Vec<String> = std::env::args().collect();
     let runs = run_all(&Plan {
-        scenario,
-        configs,
+        runs: specs,
         jobs,
         progress: &progress,
         verbose: verbosity == Verbosity::Verbose,
         command_line: &command_line,
     })?;
-    std::fs::create_dir_all(&args.output)
-        .map_err(|e| io_error("cannot create", &args.output, e))?;
     let verbose = verbosity == Verbosity::Verbose;
-    for r in &runs {
+    for (r, path) in runs.iter().zip(&paths) {
         if let Some(warning) = stall_warning(r) {
             eprintln!("{warning}");
         }
-        let path = results_path(r, args);
-        results::save(r, &path)?;
+        results::save(r, path)?;
         if verbose {
             eprintln!("wrote {}", path.display());
         }
@@ -68,12 +71,58 @@ pub fn run_and_write(
         }
     }
     if let Some(path) = &args.json {
-        summary::write_json(&runs, path)?;
+        match Target::of(path) {
+            Target::Stdout => {
+                let json = serde_json::to_string_pretty(&summary::summarise(&runs))
+                    .map_err(|e| CliError::new(format!("cannot encode the summary: {e}")))?;
+                Target::Stdout.write(&(json + "\n"))?
+            }
+            Target::File(path) => summary::write_json(&runs, &path)?,
+        }
     }
     if let Some(path) = &args.csv {
-        summary::write_csv(&runs, path)?;
+        match Target::of(path) {
+            Target::Stdout => Target::Stdout.write(&summary::csv(&runs))?,
+            Target::File(path) => summary::write_csv(&runs, &path)?,
+        }
     }
     Ok(runs)
+}
+
+/// The results file of each run, every output checked before anything runs.
+fn check_outputs(specs: &[RunSpec], args: &RunArgs) -> Result<Vec<PathBuf>, CliError> {
+    outputs::check_folder(&args.output)?;
+    for target in [&args.json, &args.csv].into_iter().flatten() {
+        Target::of(target).check()?;
+    }
+    let mut paths: Vec<PathBuf> = Vec::with_capacity(specs.len());
+    for spec in specs {
+        let scenario = &spec.scenario;
+        let label = results::file_label(&spec.label, &scenario.overrides);
+        let path = args
+            .output
+            .join(results::file_name(&scenario.name, &label, scenario.seed));
+        if let Some(i) = paths.iter().position(|p| *p == path) {
+            return Err(CliError::new(format!(
+                "`{}` and `{}` would both be written to {}: name them apart",
+                specs[i].label,
+                spec.label,
+                path.display()
+            )));
+        }
+        let key = RunKey {
+            scenario: scenario.name.clone(),
+            scenario_text: spec.base_text.clone(),
+            variant: spec.label.clone(),
+            variant_set: spec.variant.set.clone(),
+            config: spec.preset.clone(),
+            seed: scenario.seed,
+            duration_s: scenario.duration_s(),
+        };
+        outputs::check_replace(&path, &key, args.force)?;
+        paths.push(path);
+    }
+    Ok(paths)
 }
 
 /// A warning naming every stall of the run, if it had any: its figures were made by an
@@ -107,7 +156,7 @@ pub fn stall_warning(r: &ResultsFile) -> Option<String> {
          not the figures of a working AP: unless the scenario asks for it (a host latency \
          as long as the stall threshold), this is a defect of the model; please report it.",
         m.scenario,
-        m.config,
+        m.variant,
         m.seed,
         r.stalls.len(),
         list.join("; ")
@@ -121,23 +170,17 @@ pub fn results_path(r: &ResultsFile, args: &RunArgs) -> PathBuf {
         .join(results::file_name(&m.scenario, &m.file_label(), m.seed))
 }
 
-/// Where the results files of `runs` went (one name, or a `*` for the configuration),
-/// and their flent files with `--flent`: one line each.
+/// Where the results files of `runs` went, and their flent files with `--flent`: one
+/// line each.
 pub fn written(runs: &[ResultsFile], args: &RunArgs) -> String {
-    let m = &runs[0].metadata;
-    let config = if runs.len() == 1 {
-        m.file_label()
-    } else {
-        format!("*{}", m.driver_suffix())
-    };
-    let config = config.as_str();
-    let name = results::file_name(&m.scenario, config, m.seed);
-    let mut lines = format!("results: {}", args.output.join(name).display());
-    if args.flent {
-        let flent = args
-            .output
-            .join(flent_file_name(&m.scenario, config, m.seed));
-        lines += &format!("\nflent: {}", flent.display());
+    let mut lines = Vec::new();
+    for r in runs {
+        let m = &r.metadata;
+        lines.push(format!("results: {}", results_path(r, args).display()));
+        if args.flent {
+            let flent = flent_file_name(&m.scenario, &m.file_label(), m.seed);
+            lines.push(format!("flent: {}", args.output.join(flent).display()));
+        }
     }
-    lines
+    lines.join("\n")
 }

@@ -18,11 +18,12 @@ pub fn default_file_name(scenario: &str, kind: PlotKind) -> String {
 }
 
 /// Loads every file, draws `plot` into `output` (default [`default_file_name`]) and says
-/// where it went.
+/// where it went; several files must be runs of one experiment unless `allow_mixed`.
 pub fn plot(
     paths: &[PathBuf],
     plot: &str,
     output: Option<&Path>,
+    allow_mixed: bool,
     verbosity: Verbosity,
 ) -> Result<(), CliError> {
     let kind = PlotKind::from_name(plot).ok_or_else(|| {
@@ -41,7 +42,7 @@ pub fn plot(
             .position(|&p| p == r.metadata.config)
             .unwrap_or(PRESET_NAMES.len())
     });
-    let c = comparison(runs.iter().map(|(p, r)| (*p, r)))?;
+    let c = comparison(runs.iter().map(|(p, r)| (*p, r)), allow_mixed)?;
     let path = output.map_or_else(
         || PathBuf::from(default_file_name(&c.scenario, kind)),
         Path::to_path_buf,

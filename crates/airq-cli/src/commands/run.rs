@@ -5,57 +5,142 @@ use crate::cli::RunArgs;
 use crate::error::CliError;
 use crate::execute::default_jobs;
 use crate::export::write_standard_plots;
-use crate::scenario::{self, ap::check_preset};
-use crate::table;
+use crate::run_set::{self, RunSpec};
+use crate::scenario::{self, ap::check_preset, variant, Scenario, Variant};
+use crate::table::{self, seeds_table};
+use airq_sim::ap::PRESET_NAMES;
+use std::path::Path;
 
-/// `airq run SCENARIO [--config PRESET]`.
-pub fn run(args: &RunArgs, config: Option<&str>, verbosity: Verbosity) -> Result<(), CliError> {
+/// `airq run SCENARIO [--config PRESET | --variant SPEC]`.
+pub fn run(
+    args: &RunArgs,
+    config: Option<&str>,
+    variant: Option<&str>,
+    verbosity: Verbosity,
+) -> Result<(), CliError> {
     let scenario = scenario::load(&args.scenario, &args.overrides())?;
-    let config = config.unwrap_or(&scenario.ap.preset).to_string();
-    check_preset(&config).map_err(|why| CliError::new(format!("--config: {why}")))?;
-    let runs = run_and_write(&scenario, &[config], 1, args, verbosity)?;
+    let variant = match (config, variant) {
+        (_, Some(spec)) => variant::from_command_line(spec, &scenario.variants)?,
+        (Some(preset), None) => {
+            check_preset(preset).map_err(|why| CliError::new(format!("--config: {why}")))?;
+            Variant::preset(preset)
+        }
+        (None, None) => Variant::preset(&scenario.ap.preset),
+    };
+    let specs = seeded(&args.scenario, &args.overrides(), args.seeds, &[variant])?;
+    let jobs = if args.seeds.is_some() {
+        default_jobs()
+    } else {
+        1
+    };
+    let runs = run_and_write(&specs, jobs, args, verbosity)?;
     if verbosity != Verbosity::Quiet {
-        print!("{}", table::run_table(&runs[0]));
+        match args.seeds {
+            Some(n) if n > 1 => print!("{}", seeds_table(&runs, 1)),
+            _ => print!("{}", table::run_table(&runs[0])),
+        }
         println!("{}", written(&runs, args));
     }
     Ok(())
 }
 
-/// `airq compare SCENARIO [--configs a,b,...]`; draws the standard plots unless `plots`
-/// is false.
+/// `airq compare SCENARIO [--configs a,b,...] [--variant SPEC]...`; draws the standard
+/// plots unless `plots` is false.
 pub fn compare(
     args: &RunArgs,
-    configs: &[String],
+    configs: Option<&[String]>,
+    variants: &[String],
     jobs: Option<usize>,
     plots: bool,
     verbosity: Verbosity,
 ) -> Result<(), CliError> {
-    if configs.is_empty() {
-        return Err(CliError::new("--configs: name at least one configuration"));
-    }
-    for (i, c) in configs.iter().enumerate() {
-        check_preset(c).map_err(|why| CliError::new(format!("--configs: {why}")))?;
-        if configs[..i].contains(c) {
-            return Err(CliError::new(format!("--configs: `{c}` is listed twice")));
-        }
-    }
     if jobs == Some(0) {
         return Err(CliError::new("--jobs: at least 1"));
     }
     let scenario = scenario::load(&args.scenario, &args.overrides())?;
+    let variants = compared(&scenario, configs, variants)?;
     let jobs = jobs.unwrap_or_else(default_jobs);
-    let runs = run_and_write(&scenario, configs, jobs, args, verbosity)?;
+    let specs = seeded(&args.scenario, &args.overrides(), args.seeds, &variants)?;
+    let runs = run_and_write(&specs, jobs, args, verbosity)?;
     if verbosity != Verbosity::Quiet {
-        print!("{}", table::compare_table(&runs));
+        match args.seeds {
+            Some(n) if n > 1 => print!("{}", seeds_table(&runs, variants.len())),
+            _ => print!("{}", table::compare_table(&runs)),
+        }
         println!("{}", written(&runs, args));
     }
     if plots {
-        let paths: Vec<_> = runs.iter().map(|r| results_path(r, args)).collect();
-        for plot in write_standard_plots(&runs, &paths, &args.output)? {
+        // The plots draw one seed: the first.
+        let first = &runs[..variants.len()];
+        let paths: Vec<_> = first.iter().map(|r| results_path(r, args)).collect();
+        for plot in write_standard_plots(first, &paths, &args.output)? {
             if verbosity != Verbosity::Quiet {
                 println!("plot: {}", plot.display());
             }
         }
     }
     Ok(())
+}
+
+/// The runs of `variants` of the scenario at `path` with `overrides`, under every seed
+/// `seeds` asks for (the scenario's seed and the next ones): seed by seed, each seed's
+/// runs in the order of `variants`.
+pub(super) fn seeded(
+    path: &Path,
+    overrides: &[String],
+    seeds: Option<u32>,
+    variants: &[Variant],
+) -> Result<Vec<RunSpec>, CliError> {
+    let scenario = scenario::load(path, overrides)?;
+    let Some(n) = seeds else {
+        return run_set::resolve(&scenario, variants);
+    };
+    let mut specs = Vec::new();
+    for k in 0..u64::from(n) {
+        let seed = scenario.seed.checked_add(k).ok_or_else(|| {
+            CliError::new(format!(
+                "--seeds {n}: seed {} + {k} overflows",
+                scenario.seed
+            ))
+        })?;
+        let mut overrides: Vec<String> = overrides
+            .iter()
+            .filter(|o| !o.starts_with("seed="))
+            .cloned()
+            .collect();
+        overrides.push(format!("seed={seed}"));
+        let scenario = scenario::load(path, &overrides)?;
+        specs.extend(run_set::resolve(&scenario, variants)?);
+    }
+    Ok(specs)
+}
+
+/// The variants a comparison runs: `--configs` then `--variant`s in the order given;
+/// with neither, the scenario's `[[variant]]`s, or every preset if it has none.
+pub(super) fn compared(
+    scenario: &Scenario,
+    configs: Option<&[String]>,
+    specs: &[String],
+) -> Result<Vec<Variant>, CliError> {
+    let mut variants = Vec::new();
+    if let Some(configs) = configs {
+        if configs.is_empty() {
+            return Err(CliError::new("--configs: name at least one configuration"));
+        }
+        for c in configs {
+            check_preset(c).map_err(|why| CliError::new(format!("--configs: {why}")))?;
+            variants.push(Variant::preset(c));
+        }
+    }
+    for spec in specs {
+        variants.push(variant::from_command_line(spec, &scenario.variants)?);
+    }
+    if variants.is_empty() {
+        variants = if scenario.variants.is_empty() {
+            PRESET_NAMES.iter().map(|p| Variant::preset(p)).collect()
+        } else {
+            scenario.variants.clone()
+        };
+    }
+    Ok(variants)
 }

@@ -2,12 +2,14 @@
 //! several (as `compare` printed it), redrawn from the files alone.
 
 use crate::error::CliError;
+use crate::labels::check_side_by_side;
 use crate::results;
 use crate::table;
 use std::path::PathBuf;
 
-/// Loads every file (refusing newer format versions) and prints its table.
-pub fn show(paths: &[PathBuf]) -> Result<(), CliError> {
+/// Loads every file (refusing newer format versions) and prints its table; several
+/// must be runs of one experiment unless `allow_mixed`.
+pub fn show(paths: &[PathBuf], allow_mixed: bool) -> Result<(), CliError> {
     let runs = paths
         .iter()
         .map(|p| results::load(p))
@@ -24,6 +26,11 @@ pub fn show(paths: &[PathBuf]) -> Result<(), CliError> {
             )));
         }
     }
+    check_side_by_side(
+        &runs.iter().collect::<Vec<_>>(),
+        &paths.iter().map(PathBuf::as_path).collect::<Vec<_>>(),
+        allow_mixed,
+    )?;
     for r in &runs {
         if let Some(warning) = super::stall_warning(r) {
             eprintln!("{warning}");

@@ -74,7 +74,9 @@ fn results(config: &str) -> ResultsFile {
             overrides: Vec::new(),
             seed: 1,
             config: config.into(),
-            ap_config: String::new(),
+            variant: config.into(),
+            variant_set: Vec::new(),
+            ap_config: serde_json::Value::Null,
             command_line: Vec::new(),
             started_utc: "2025-01-01T00:00:00Z".into(),
             wall_s: 0.1,
@@ -251,24 +253,37 @@ fn series_that_do_not_fit_the_file_are_refused() {
 }
 
 #[test]
-fn a_comparison_takes_one_run_per_configuration_of_one_scenario() {
+fn a_comparison_takes_one_run_per_variant_of_one_experiment() {
     let (fifo, aql) = (results("fifo"), results("airtime_aql"));
     let (p1, p2) = (PathBuf::from("f.json.gz"), PathBuf::from("q.json.gz"));
-    let c = comparison([(p1.as_path(), &fifo), (p2.as_path(), &aql)]).unwrap();
+    let c = comparison([(p1.as_path(), &fifo), (p2.as_path(), &aql)], false).unwrap();
     assert_eq!(c.scenario, "two");
     let configs: Vec<&str> = c.runs.iter().map(|r| r.config.as_str()).collect();
     assert_eq!(configs, ["fifo", "airtime_aql"]);
 
     let mut other = results("airtime");
     other.metadata.scenario = "three".into();
-    let e = comparison([(p1.as_path(), &fifo), (p2.as_path(), &other)]).unwrap_err();
-    assert_eq!(
-        e.message(),
-        "q.json.gz is a run of scenario `three` but f.json.gz of `two`: a comparison takes \
-         runs of one scenario"
+    let e = comparison([(p1.as_path(), &fifo), (p2.as_path(), &other)], false).unwrap_err();
+    assert!(
+        e.message().starts_with(
+            "f.json.gz (fifo of `two`, seed 1, 1 s) and q.json.gz (airtime of `three`, seed \
+             1, 1 s) are runs of different experiments (their scenario differ)"
+        ),
+        "{e}"
     );
-    let e = comparison([(p1.as_path(), &fifo), (p2.as_path(), &fifo)]).unwrap_err();
-    assert!(e.message().contains("are both runs under `fifo`"), "{e}");
-    let e = comparison([]).unwrap_err();
-    assert_eq!(e.message(), "no results files to compare");
+    let c = comparison([(p1.as_path(), &fifo), (p2.as_path(), &other)], true).unwrap();
+    let labels: Vec<&str> = c.runs.iter().map(|r| r.config.as_str()).collect();
+    assert_eq!(labels, ["two:fifo", "three:airtime"]);
+
+    let mut seed2 = results("fifo");
+    seed2.metadata.seed = 2;
+    assert!(comparison([(p1.as_path(), &fifo), (p2.as_path(), &seed2)], false).is_err());
+    let c = comparison([(p1.as_path(), &fifo), (p2.as_path(), &seed2)], true).unwrap();
+    let labels: Vec<&str> = c.runs.iter().map(|r| r.config.as_str()).collect();
+    assert_eq!(labels, ["fifo s1", "fifo s2"]);
+
+    let e = comparison([(p1.as_path(), &fifo), (p2.as_path(), &fifo)], true).unwrap_err();
+    assert!(e.message().contains("are the same run (`fifo`)"), "{e}");
+    let e = comparison([], false).unwrap_err();
+    assert_eq!(e.message(), "no results files");
 }

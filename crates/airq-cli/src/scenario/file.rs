@@ -15,9 +15,11 @@
 //! [[station]] name = "fast", count = 2, standard = "ht", mcs = 15, width = 20, gi = "long"
 //! [[traffic]] test = "udp_flood", stations = ["fast", "slow"]
 //! [[traffic]] test = "ping", interval_ms = 200, to = "slow"   # station-to-station
+//! [[variant]] name = "fq_codel+airtime", preset = "fifo", set = { "ap.qdisc" = "fq_codel" }
 //! ```
 
 use super::ap_file::ApSection;
+use super::variant::VariantSection;
 use serde::Deserialize;
 
 /// A whole scenario file.
@@ -50,6 +52,9 @@ pub struct ScenarioFile {
     #[serde(default)]
     /// `[[traffic]]` tables.
     pub traffic: Vec<TrafficSection>,
+    #[serde(default)]
+    /// `[[variant]]` tables.
+    pub variant: Vec<VariantSection>,
 }
 
 /// The frequency band of the BSS.

@@ -67,7 +67,7 @@ pub struct SourceMap {
     file: String,
     text: String,
     doc: Option<ImDocument<String>>,
-    /// `--set` overrides applied to the text: (path, as given).
+    /// Overrides applied to the text: (path, who set it and how: `--set k=v`).
     overrides: Vec<(KeyPath, String)>,
 }
 
@@ -82,7 +82,7 @@ impl SourceMap {
         }
     }
 
-    /// The same map, told which paths `--set` changed, so errors there say so.
+    /// The same map, told which paths overrides changed, so errors there say so.
     pub fn with_overrides(mut self, overrides: Vec<(KeyPath, String)>) -> SourceMap {
         self.overrides = overrides;
         self
@@ -147,7 +147,7 @@ impl SourceMap {
                     .iter()
                     .find(|(o, _)| p.0.starts_with(&o.0) || o.0.starts_with(&p.0))
             })
-            .map(|(_, raw)| format!(" (set by --set {raw})"))
+            .map(|(_, by)| format!(" (set by {by})"))
             .unwrap_or_default();
         let message = format!("{message}{set_by}");
         let Some(offset) = offset else {

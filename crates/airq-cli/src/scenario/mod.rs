@@ -4,6 +4,7 @@
 
 pub mod ap;
 pub mod ap_file;
+pub mod bundled;
 pub mod file;
 pub mod location;
 pub mod overrides;
@@ -11,6 +12,7 @@ pub mod station;
 pub mod traffic;
 pub mod units;
 mod validate;
+pub mod variant;
 
 use crate::error::{io_error, CliError};
 use airq::Duration;
@@ -23,6 +25,7 @@ use std::path::Path;
 pub use ap::ApSpec;
 pub use station::Station;
 pub use traffic::{Test, Traffic, TESTS};
+pub use variant::Variant;
 
 /// A checked scenario.
 #[derive(Clone, Debug)]
@@ -33,9 +36,10 @@ pub struct Scenario {
     pub description: String,
     /// The file, as the user named it.
     pub path: String,
-    /// The scenario text after `--set` overrides: everything the run depends on.
+    /// The scenario text after `--set` overrides (and a variant's changes, for a
+    /// variant's scenario): everything the run depends on.
     pub text: String,
-    /// The overrides, as given.
+    /// The `--set` overrides, as given (a variant's changes are not among them).
     pub overrides: Vec<String>,
     /// Simulated time.
     pub duration: Duration,
@@ -55,6 +59,8 @@ pub struct Scenario {
     pub traffic: Vec<Traffic>,
     /// The AP, ready to be configured as any preset.
     pub ap: ApSpec,
+    /// Its `[[variant]]` tables.
+    pub variants: Vec<Variant>,
 }
 
 impl Scenario {
@@ -64,10 +70,28 @@ impl Scenario {
     }
 }
 
-/// Reads the scenario at `path` and applies `overrides` (`key.path=value`, in order).
+/// Reads the scenario at `path` — or, when there is no such file and `path` is a bare
+/// name, the bundled scenario of that name — and applies `overrides` (`key.path=value`,
+/// in order).
 pub fn load(path: &Path, overrides: &[String]) -> Result<Scenario, CliError> {
-    let text = std::fs::read_to_string(path).map_err(|e| io_error("cannot read", path, e))?;
-    parse(&path.display().to_string(), &text, overrides)
+    let shown = path.display().to_string();
+    if !path.exists() && path.components().count() == 1 {
+        if let Some(text) = bundled::find(&shown) {
+            return parse(&shown, text, overrides);
+        }
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        let error = io_error("cannot read", path, e);
+        if path.components().count() == 1 {
+            CliError::new(format!(
+                "{error} (and no bundled scenario has that name: {})",
+                bundled::BUNDLED.map(|(n, _)| n).join(", ")
+            ))
+        } else {
+            error
+        }
+    })?;
+    parse(&shown, &text, overrides)
 }
 
 /// Parses scenario `text` (read from `file`) with `overrides` applied.
@@ -76,15 +100,47 @@ pub fn parse(file: &str, text: &str, overrides: &[String]) -> Result<Scenario, C
         .iter()
         .map(|o| Override::parse(o))
         .collect::<Result<_, _>>()?;
+    parse_overridden(file, text, overrides, &parsed)
+}
+
+/// The scenario `base` as `variant` changes it (after the `--set`s, which stay in
+/// `overrides`), checked like the file itself: an error says which variant asked for
+/// what. Its text has both applied.
+pub fn of_variant(base: &Scenario, variant: &Variant) -> Result<Scenario, CliError> {
+    let global: Vec<Override> = base
+        .overrides
+        .iter()
+        .map(|o| Override::parse(o))
+        .collect::<Result<_, _>>()?;
+    let own = variant.overrides()?;
+    if let Some((o, g)) = own
+        .iter()
+        .find_map(|o| global.iter().find(|g| g.path == o.path).map(|g| (o, g)))
+    {
+        return Err(CliError::new(format!(
+            "variant `{}` ({}) sets {} and --set sets {}: say it once",
+            variant.name, variant.origin, o.raw, g.raw
+        )));
+    }
+    parse_overridden(&base.path, &base.text, &base.overrides, &own)
+}
+
+/// Parses `text` with `parsed` applied; `overrides` are the `--set`s among them.
+fn parse_overridden(
+    file: &str,
+    text: &str,
+    overrides: &[String],
+    parsed: &[Override],
+) -> Result<Scenario, CliError> {
     // A file that is not TOML is reported against the file itself, not the edited text.
     if let Err(e) = text.parse::<toml_edit::DocumentMut>() {
         return Err(SourceMap::new(file, text).error_at_span(e.span(), e.message()));
     }
-    let text = overrides::apply(text, &parsed)?;
+    let text = overrides::apply(text, parsed)?;
     let map = SourceMap::new(file, &text).with_overrides(
         parsed
             .iter()
-            .map(|o| (o.path.clone(), o.raw.clone()))
+            .map(|o| (o.path.clone(), format!("{} {}", o.source, o.raw)))
             .collect(),
     );
     let raw: file::ScenarioFile =

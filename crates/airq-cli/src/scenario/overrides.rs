@@ -8,10 +8,12 @@ use super::location::{KeyPath, Seg};
 use crate::error::CliError;
 use toml_edit::{DocumentMut, Item, Table, Value};
 
-/// One `--set` override.
+/// One `--set` override (or one key of a variant's `set`).
 #[derive(Clone, Debug)]
 pub struct Override {
-    /// As given on the command line.
+    /// Who asked for it, for messages: `--set`, or `variant `NAME``.
+    pub source: String,
+    /// `key.path=value`, as given.
     pub raw: String,
     /// Where it goes.
     pub path: KeyPath,
@@ -20,9 +22,14 @@ pub struct Override {
 }
 
 impl Override {
-    /// Parses `key.path=value`.
+    /// Parses `key.path=value` given with `--set`.
     pub fn parse(raw: &str) -> Result<Override, CliError> {
-        let bad = |why: &str| CliError::new(format!("--set {raw}: {why}"));
+        Override::parse_from(raw, "--set")
+    }
+
+    /// Parses `key.path=value` that `source` asks for.
+    pub fn parse_from(raw: &str, source: &str) -> Result<Override, CliError> {
+        let bad = |why: &str| CliError::new(format!("{source} {raw}: {why}"));
         let (path, value) = raw
             .split_once('=')
             .ok_or_else(|| bad("expected key.path=value"))?;
@@ -50,6 +57,7 @@ impl Override {
             .parse::<Value>()
             .unwrap_or_else(|_| Value::from(value));
         Ok(Override {
+            source: source.to_string(),
             raw: raw.to_string(),
             path: KeyPath(segs),
             value,
@@ -68,7 +76,7 @@ pub fn apply(text: &str, overrides: &[Override]) -> Result<String, CliError> {
         .map_err(|e: toml_edit::TomlError| CliError::new(e.to_string()))?;
     for o in overrides {
         set(doc.as_item_mut(), &o.path.0, &o.value, &mut Vec::new())
-            .map_err(|why| CliError::new(format!("--set {}: {why}", o.raw)))?;
+            .map_err(|why| CliError::new(format!("{} {}: {why}", o.source, o.raw)))?;
     }
     Ok(doc.to_string())
 }

@@ -3,7 +3,7 @@
 
 use super::file::{BandName, ScenarioFile, TimingName};
 use super::location::{KeyPath, SourceMap};
-use super::{station, traffic, units, ApSpec, Scenario};
+use super::{station, traffic, units, variant, ApSpec, Scenario};
 use crate::error::CliError;
 use airq::phy::Band;
 use airq::Duration;
@@ -96,6 +96,7 @@ pub fn validate(
         )));
     }
     let ap = ApSpec::new(&raw.ap, &stations, map)?;
+    let variants = variant::check_all(&raw.variant, map)?;
     Ok(Scenario {
         name: raw.name,
         description: raw.description,
@@ -111,6 +112,7 @@ pub fn validate(
         stations,
         traffic,
         ap,
+        variants,
     })
 }
 

@@ -222,5 +222,5 @@ fn bad_configs_are_refused() {
         .args(["--configs", "fifo,fifo"])
         .assert()
         .failure()
-        .stderr(contains("`fifo` is listed twice"));
+        .stderr(contains("variant `fifo` is asked for twice"));
 }

@@ -9,6 +9,8 @@ mod ping;
 mod plots;
 mod policies;
 mod scenarios;
+mod sweep;
+mod variants;
 
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};

@@ -162,11 +162,14 @@ fn results_round_trip_and_newer_versions_are_refused() {
     flate2::read::GzDecoder::new(std::fs::File::open(&file).unwrap())
         .read_to_string(&mut text)
         .unwrap();
-    // A version-1 file (before the stall detector) loads, with no stalls recorded.
+    // A version-1 file (before the stall detector and variants) loads, with no stalls
+    // recorded, labelled by its preset.
     let v1 = text
-        .replace("\"format_version\":2", "\"format_version\":1")
-        .replace(",\"stalls\":[]", "");
+        .replace("\"format_version\":3", "\"format_version\":1")
+        .replace(",\"stalls\":[]", "")
+        .replace("\"variant\":\"airtime\",\"variant_set\":[],", "");
     assert!(!v1.contains("stalls") && v1.contains("\"format_version\":1"));
+    assert!(!v1.contains("variant"));
     let v1_file = dir.path().join("v1.json.gz");
     let mut gz = flate2::write::GzEncoder::new(
         std::fs::File::create(&v1_file).unwrap(),
@@ -175,8 +178,9 @@ fn results_round_trip_and_newer_versions_are_refused() {
     gz.write_all(v1.as_bytes()).unwrap();
     gz.finish().unwrap();
     let old = results::load(&v1_file).unwrap();
-    assert_eq!((old.format_version, old.stalls.len()), (2, 0));
-    let newer = text.replace("\"format_version\":2", "\"format_version\":3");
+    assert_eq!((old.format_version, old.stalls.len()), (3, 0));
+    assert_eq!(old.metadata.variant, "airtime");
+    let newer = text.replace("\"format_version\":3", "\"format_version\":4");
     assert_ne!(newer, text);
     let newer_file = dir.path().join("newer.json.gz");
     let mut gz = flate2::write::GzEncoder::new(
@@ -188,7 +192,7 @@ fn results_round_trip_and_newer_versions_are_refused() {
     let e = results::load(&newer_file).unwrap_err();
     assert!(
         e.message()
-            .contains("format_version 3 is newer than this airq"),
+            .contains("format_version 4 is newer than this airq"),
         "{e}"
     );
     airq()
@@ -217,7 +221,12 @@ fn a_driver_chosen_on_the_command_line_names_the_files() {
         cmd.assert().success();
     }
     let softmac = results::load(&dir.path().join("small-airtime-seed3.json.gz")).unwrap();
-    let firmware = results::load(&dir.path().join("small-airtime-firmware-seed3.json.gz")).unwrap();
-    assert!(firmware.metadata.ap_config.contains("Firmware"));
-    assert!(softmac.metadata.ap_config.contains("Softmac"));
+    let firmware = results::load(
+        &dir.path()
+            .join("small-airtime+driver=firmware-seed3.json.gz"),
+    )
+    .unwrap();
+    assert_eq!(firmware.metadata.ap_config["driver"], "firmware");
+    assert_eq!(firmware.metadata.variant, "airtime+driver=firmware");
+    assert_eq!(softmac.metadata.ap_config["driver"], "softmac");
 }

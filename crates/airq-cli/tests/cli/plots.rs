@@ -131,14 +131,15 @@ fn plot_errors_name_the_plot_the_file_or_the_missing_data() {
     let e = plot(&[&ping_run, &udp_run], &["-p", "goodput"]);
     assert!(
         e.contains(&format!(
-            "airq: {} is a run of scenario `udp-flood-anomaly` but {} of `ping-small`",
+            "airq: {} (fifo of `ping-small`, seed 3, 2 s) and {} (fifo of \
+             `udp-flood-anomaly`, seed 1, 2 s) are runs of different experiments",
+            ping_run.display(),
             udp_run.display(),
-            ping_run.display()
         )),
         "{e}"
     );
     let e = plot(&[&ping_run, &ping_run], &["-p", "goodput"]);
-    assert!(e.contains("are both runs under `fifo`"), "{e}");
+    assert!(e.contains("are the same run (`fifo`)"), "{e}");
     let e = plot(&[&ping_run], &["-p", "goodput", "-o", "g.pdf"]);
     assert!(e.contains("g.pdf: unsupported file extension"), "{e}");
     let not_results = write(dir.path(), "x.json.gz", "not gzip");
@@ -164,9 +165,11 @@ fn compare_draws_the_plots_its_runs_have_data_for() {
     let expected: Vec<PathBuf> = udp
         .iter()
         .map(|p| {
-            // The driver chosen on the command line is in the name.
-            dir.path()
-                .join(format!("udp-flood-anomaly-firmware-seed1-{p}.png"))
+            // The driver chosen on the command line is in the name, and the runs
+            // (not the five presets: plots of another comparison keep their names).
+            dir.path().join(format!(
+                "udp-flood-anomaly+driver=firmware-fifo,airtime,airtime_aql-seed1-{p}.png"
+            ))
         })
         .collect();
     for path in &expected {
@@ -184,7 +187,11 @@ fn compare_draws_the_plots_its_runs_have_data_for() {
     let drawn = files(dir.path(), ".png");
     let names: Vec<&str> = drawn
         .iter()
-        .filter_map(|p| p.file_name()?.to_str()?.strip_prefix("ping-small-seed3-"))
+        .filter_map(|p| {
+            p.file_name()?
+                .to_str()?
+                .strip_prefix("ping-small-fifo,airtime-seed3-")
+        })
         .collect();
     assert_eq!(
         names,

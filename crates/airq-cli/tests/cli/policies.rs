@@ -190,9 +190,15 @@ fn run(text: &str, driver: &str, mode: Mode, saturated: &[usize]) -> Result<Run,
         args.extend(["--set", "ap.airtime.station_first=true"]);
     }
     let summary = run_json(dir.path(), "s.json", &path, &args);
-    let file = dir
-        .path()
-        .join(format!("policy-{}-{driver}-seed3.json.gz", mode.preset));
+    let file = dir.path().join(format!(
+        "policy-{}+driver={driver}{}-seed3.json.gz",
+        mode.preset,
+        if mode.station_first {
+            "+airtime.station_first=true"
+        } else {
+            ""
+        }
+    ));
     let r = results::load(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
     let run = Run {
         share_pct: r.stations.iter().map(|s| s.airtime_share * 100.0).collect(),

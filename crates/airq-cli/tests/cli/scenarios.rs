@@ -51,3 +51,43 @@ fn list_names_scenarios_configs_and_tests() {
     assert!(tests.contains("tcp_download"), "{tests}");
     assert!(tests.contains("with `to`, from each station"), "{tests}");
 }
+
+/// The bundled scenarios run by name from any folder, as an installed binary would.
+#[test]
+fn bundled_scenarios_run_by_name_from_any_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = airq()
+        .current_dir(dir.path())
+        .args(["list", "scenarios"])
+        .assert()
+        .success();
+    let listed = String::from_utf8(a.get_output().stdout.clone()).unwrap();
+    assert!(listed.starts_with("ending-the-anomaly "), "{listed}");
+    airq()
+        .current_dir(dir.path())
+        .args([
+            "run",
+            "udp-flood-anomaly",
+            "--duration",
+            "0.5",
+            "-q",
+            "-o",
+            "out",
+        ])
+        .assert()
+        .success();
+    assert!(dir
+        .path()
+        .join("out/udp-flood-anomaly-airtime-seed1.json.gz")
+        .exists());
+    let a = airq()
+        .current_dir(dir.path())
+        .args(["run", "no-such-scenario"])
+        .assert()
+        .failure();
+    let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
+    assert!(
+        err.contains("no bundled scenario has that name: ending-the-anomaly"),
+        "{err}"
+    );
+}

@@ -1,0 +1,100 @@
+//! Runs side by side (`show`, `plot`, `compare`'s table): they must be runs of one
+//! experiment — one scenario, the same `--set`s, seed and duration — differing only in
+//! their variant, or every column would carry the first run's description. Asked to mix
+//! (`--allow-mixed`), each column's label says what sets its run apart.
+
+use crate::error::CliError;
+use crate::results::ResultsFile;
+use std::path::Path;
+
+/// Refuses runs that are not of one experiment unless `allow_mixed`, and runs that
+/// cannot be told apart at all; `paths` name the runs in messages.
+pub fn check_side_by_side(
+    runs: &[&ResultsFile],
+    paths: &[&Path],
+    allow_mixed: bool,
+) -> Result<(), CliError> {
+    let Some((first, rest)) = runs.split_first() else {
+        return Err(CliError::new("no results files"));
+    };
+    let f = &first.metadata;
+    for (i, r) in rest.iter().enumerate() {
+        let m = &r.metadata;
+        let differs = [
+            (m.scenario != f.scenario, "scenario"),
+            (
+                m.scenario_text != f.scenario_text,
+                "scenario text or --set options",
+            ),
+            (m.seed != f.seed, "seed"),
+            (m.duration_s != f.duration_s, "duration"),
+        ];
+        let what: Vec<&str> = differs.iter().filter(|d| d.0).map(|d| d.1).collect();
+        if !what.is_empty() && !allow_mixed {
+            return Err(CliError::new(format!(
+                "{} ({} of `{}`, seed {}, {} s) and {} ({} of `{}`, seed {}, {} s) are runs \
+                 of different experiments (their {} differ): side by side they would read as \
+                 one. Pass --allow-mixed to show them anyway, each labelled with what sets \
+                 it apart.",
+                paths[0].display(),
+                f.variant,
+                f.scenario,
+                f.seed,
+                f.duration_s,
+                paths[i + 1].display(),
+                m.variant,
+                m.scenario,
+                m.seed,
+                m.duration_s,
+                what.join(", ")
+            )));
+        }
+    }
+    let labels = column_labels(runs);
+    for (i, label) in labels.iter().enumerate() {
+        if let Some(j) = labels[..i].iter().position(|l| l == label) {
+            return Err(CliError::new(format!(
+                "{} and {} are the same run (`{label}`): give each run once",
+                paths[j].display(),
+                paths[i].display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Each run's label: its variant, and whatever else sets it apart from the others
+/// (scenario, seed, duration; a hash of the scenario text when only that differs).
+pub fn column_labels(runs: &[&ResultsFile]) -> Vec<String> {
+    let Some(first) = runs.first() else {
+        return Vec::new();
+    };
+    let f = &first.metadata;
+    let any = |p: &dyn Fn(&ResultsFile) -> bool| runs.iter().any(|r| p(r));
+    let scenario = any(&|r| r.metadata.scenario != f.scenario);
+    let seed = any(&|r| r.metadata.seed != f.seed);
+    let duration = any(&|r| r.metadata.duration_s != f.duration_s);
+    let text = any(&|r| r.metadata.scenario_text != f.scenario_text);
+    runs.iter()
+        .map(|r| {
+            let m = &r.metadata;
+            let mut label = m.variant.clone();
+            if scenario {
+                label = format!("{}:{label}", m.scenario);
+            }
+            if seed {
+                label += &format!(" s{}", m.seed);
+            }
+            if duration {
+                label += &format!(" {}s", m.duration_s);
+            }
+            if text && !scenario && !seed && !duration {
+                let hash = m.scenario_text.bytes().fold(0x811c_9dc5u32, |h, b| {
+                    (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+                });
+                label += &format!(" #{hash:08x}");
+            }
+            label
+        })
+        .collect()
+}

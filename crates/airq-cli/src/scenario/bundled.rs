@@ -1,0 +1,41 @@
+//! The scenarios that ship with airq, built into the binary: `airq run
+//! ending-the-anomaly` and `airq list scenarios` work from any folder, with an
+//! installed binary too. A file of that name in the current folder wins.
+
+/// `(name, text)` of every scenario in the repository's `scenarios/` folder.
+pub const BUNDLED: [(&str, &str); 2] = [
+    (
+        "ending-the-anomaly",
+        include_str!("../../../../scenarios/ending-the-anomaly.toml"),
+    ),
+    (
+        "udp-flood-anomaly",
+        include_str!("../../../../scenarios/udp-flood-anomaly.toml"),
+    ),
+];
+
+/// The text of the bundled scenario `name` (with or without `.toml`; no folder).
+pub fn find(name: &str) -> Option<&'static str> {
+    let name = name.strip_suffix(".toml").unwrap_or(name);
+    BUNDLED.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_file_of_the_scenarios_folder_is_bundled() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios");
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".toml"))
+            .collect();
+        names.sort();
+        let bundled: Vec<String> = BUNDLED.iter().map(|(n, _)| format!("{n}.toml")).collect();
+        assert_eq!(names, bundled, "add new scenario files to BUNDLED");
+        assert!(find("ending-the-anomaly.toml").is_some());
+        assert!(find("scenarios/ending-the-anomaly").is_none());
+    }
+}

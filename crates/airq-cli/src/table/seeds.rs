@@ -1,0 +1,143 @@
+//! The table of repetitions (`--seeds N`): one column per variant, every figure the mean
+//! over seeds ± the half-width of its 95% confidence interval ([`crate::repeat`]). A
+//! ping percentile that some seed lost (more than 1 - p of its pings unanswered) is not
+//! averaged: the cell says in how many seeds it was lost.
+
+use super::{settings_line, variant_line};
+use crate::repeat::MeanCi;
+use crate::results::ResultsFile;
+use airq_sim::metrics::distribution::LossyPercentile;
+use std::fmt::Write as _;
+
+/// `runs` seed by seed, `variants` runs per seed, as `--seeds` makes them.
+pub fn seeds_table(runs: &[ResultsFile], variants: usize) -> String {
+    let variants = variants.max(1);
+    let Some(first) = runs.first() else {
+        return String::new();
+    };
+    let groups: Vec<Vec<&ResultsFile>> = (0..variants)
+        .map(|i| runs.iter().skip(i).step_by(variants).collect())
+        .collect();
+    let seeds: Vec<u64> = groups[0].iter().map(|r| r.metadata.seed).collect();
+    let m = &first.metadata;
+    let mut out = format!(
+        "{}: {} seeds ({}), {:.1} s simulated each; mean ± 95% confidence interval over \
+         seeds\n",
+        m.scenario,
+        seeds.len(),
+        seeds
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+        m.duration_s
+    );
+    out += &settings_line(m);
+    for g in &groups {
+        out += &variant_line(&g[0].metadata);
+    }
+    let names: Vec<&str> = first.stations.iter().map(|s| s.name.as_str()).collect();
+    let label_width = names.iter().map(|n| n.len() + 2).max().unwrap_or(0).max(16);
+    let header: Vec<String> = groups
+        .iter()
+        .map(|g| g[0].metadata.variant.clone())
+        .collect();
+    let widths: Vec<usize> = header.iter().map(|h| h.len().max(15)).collect();
+    let row = |out: &mut String, label: &str, cells: Vec<String>| {
+        let _ = write!(out, "{label:<label_width$}");
+        for (cell, w) in cells.iter().zip(&widths) {
+            let _ = write!(out, "  {cell:>w$}");
+        }
+        out.truncate(out.trim_end().len());
+        out.push('\n');
+    };
+    row(&mut out, "", header.clone());
+    let cells = |f: &dyn Fn(&ResultsFile) -> Option<f64>, decimals: usize| -> Vec<String> {
+        groups
+            .iter()
+            .map(|g| {
+                let samples: Vec<f64> = g.iter().filter_map(|r| f(r)).collect();
+                MeanCi::of(&samples).map_or(String::new(), |m| m.show(decimals))
+            })
+            .collect()
+    };
+    let section = |out: &mut String,
+                   title: &str,
+                   f: &dyn Fn(&ResultsFile, usize) -> Option<f64>,
+                   decimals: usize| {
+        row(out, title, vec![String::new(); groups.len()]);
+        for (i, name) in names.iter().enumerate() {
+            row(out, &format!("  {name}"), cells(&|r| f(r, i), decimals));
+        }
+    };
+    section(
+        &mut out,
+        "goodput, Mbit/s",
+        &|r, i| Some(r.stations[i].goodput_mbps),
+        2,
+    );
+    row(
+        &mut out,
+        "  total",
+        cells(&|r| Some(r.total_goodput_mbps()), 2),
+    );
+    section(
+        &mut out,
+        "airtime share, %",
+        &|r, i| Some(r.stations[i].airtime_share * 100.0),
+        1,
+    );
+    row(
+        &mut out,
+        "  Jain's index",
+        cells(&|r| Some(r.airtime_jain()), 3),
+    );
+    let pinged = groups
+        .iter()
+        .flatten()
+        .any(|r| names.iter().any(|n| r.station_ping(n).is_some()));
+    if pinged {
+        for (title, pick) in [
+            ("ping p50, ms", 0usize),
+            ("ping p90, ms", 1),
+            ("ping p99, ms", 2),
+        ] {
+            row(&mut out, title, vec![String::new(); groups.len()]);
+            for name in &names {
+                let cells: Vec<String> = groups
+                    .iter()
+                    .map(|g| {
+                        let mut values = Vec::new();
+                        let mut lost = 0;
+                        for r in g {
+                            let Some(p) = r.station_ping(name) else {
+                                continue;
+                            };
+                            match [p.p50, p.p90, p.p99][pick] {
+                                LossyPercentile::Value(v) => values.push(v),
+                                LossyPercentile::Lost => lost += 1,
+                            }
+                        }
+                        if lost > 0 {
+                            format!("lost in {lost}/{}", g.len())
+                        } else {
+                            MeanCi::of(&values).map_or(String::new(), |m| m.show(1))
+                        }
+                    })
+                    .collect();
+                row(&mut out, &format!("  {name}"), cells);
+            }
+        }
+        section(
+            &mut out,
+            "pings lost, %",
+            &|r, i| {
+                r.station_ping(names[i])
+                    .and_then(|p| p.loss())
+                    .map(|l| l * 100.0)
+            },
+            1,
+        );
+    }
+    out
+}

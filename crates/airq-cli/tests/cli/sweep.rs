@@ -1,0 +1,100 @@
+//! `airq sweep`: a grid of parameter values x variants x seeds, run as a user would.
+
+use super::{airq, stdout, write, SMALL};
+use airq_cli::results;
+
+#[test]
+fn a_sweep_writes_every_run_and_tidy_tables_with_confidence_intervals() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = write(dir.path(), "small.toml", SMALL);
+    let a = airq()
+        .arg("sweep")
+        .arg(&scenario)
+        .args(["--param", "ap.fq_mac.target_ms=2,5,20"])
+        .args(["--configs", "fq_mac,airtime", "--seeds", "3", "-o"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let out = stdout(&a);
+    assert!(
+        out.starts_with("small: sweep of ap.fq_mac.target_ms (3 points x 2 variants x 3 seeds)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("ap.fq_mac.target_ms=20") && out.contains(" ± "),
+        "{out}"
+    );
+    let results: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json.gz"))
+        .collect();
+    assert_eq!(results.len(), 18, "{results:?}");
+    // Each run's file says which point it was.
+    let r = results::load(
+        &dir.path()
+            .join("small-airtime+fq_mac.target_ms=5-seed4.json.gz"),
+    )
+    .unwrap();
+    assert_eq!(r.metadata.ap_config["fq_mac"]["target_ms"], 5.0);
+    assert_eq!(r.metadata.seed, 4);
+
+    let tidy =
+        std::fs::read_to_string(dir.path().join("small-sweep-ap.fq_mac.target_ms.csv")).unwrap();
+    let mut lines = tidy.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "scenario,variant,preset,ap.fq_mac.target_ms,seed,duration_s,station,metric,value"
+    );
+    // Per run: total goodput, Jain, and three figures per station (no ping here).
+    assert_eq!(lines.count(), 18 * (2 + 2 * 3));
+    assert!(tidy.contains("small,airtime,airtime,5,4,1,slow,goodput_mbps,"));
+
+    let means =
+        std::fs::read_to_string(dir.path().join("small-sweep-ap.fq_mac.target_ms-means.csv"))
+            .unwrap();
+    let header = means.lines().next().unwrap();
+    assert_eq!(
+        header,
+        "scenario,variant,preset,ap.fq_mac.target_ms,station,metric,seeds,n,mean,ci95,seeds_lost"
+    );
+    let row = means
+        .lines()
+        .find(|l| l.starts_with("small,airtime,airtime,20,*,airtime_jain,3,3,"))
+        .unwrap_or_else(|| panic!("{means}"));
+    let cols: Vec<&str> = row.split(',').collect();
+    let (mean, ci): (f64, f64) = (cols[8].parse().unwrap(), cols[9].parse().unwrap());
+    assert!(mean > 0.9 && mean <= 1.0 && ci >= 0.0, "{row}");
+}
+
+#[test]
+fn bad_sweeps_are_refused_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = write(dir.path(), "small.toml", SMALL);
+    let fails = |args: &[&str]| {
+        let a = airq()
+            .arg("sweep")
+            .arg(&scenario)
+            .args(args)
+            .arg("-o")
+            .arg(dir.path())
+            .assert()
+            .failure();
+        String::from_utf8_lossy(&a.get_output().stderr).into_owned()
+    };
+    let e = fails(&["--param", "ap.fq_mac.target_ms=20,100"]);
+    assert!(
+        e.contains("the sweep's point ap.fq_mac.target_ms=100")
+            && e.contains("must be below the interval"),
+        "{e}"
+    );
+    let e = fails(&["--param", "seed=1,2"]);
+    assert!(e.contains("--seeds"), "{e}");
+    let e = fails(&["--param", "a=1", "--set", "a=2"]);
+    assert!(e.contains("cannot also be set"), "{e}");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        1,
+        "nothing ran"
+    );
+}
