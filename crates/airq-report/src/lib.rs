@@ -3,8 +3,10 @@
 //! The `airq` CLI converts its results into the plain structs of [`model`] and calls
 //! [`draw`] for each [`PlotKind`] (PNG or SVG, by the file extension) and [`write_flent`]
 //! for each run, so that flent can load, re-plot and compare airq results beside real
-//! testbed measurements. Text in PNGs uses the DejaVu Sans font embedded in the crate,
-//! so nothing needs installing on the machine.
+//! testbed measurements. A parameter sweep (`airq sweep`) is drawn by [`draw_sweep`] from a
+//! [`SweepFigure`]: one metric against the swept parameter, a line per variant, each point
+//! a mean over seeds with its 95% confidence interval. Text in PNGs uses the DejaVu Sans
+//! font embedded in the crate, so nothing needs installing on the machine.
 //!
 //! ```no_run
 //! use airq_report::demo::demo_comparison;
@@ -39,4 +41,4 @@ pub use flent::write_flent;
 pub use model::{
     Comparison, FlowDirection, FlowKind, FlowView, QueueSamples, RunView, StationView, VoipView,
 };
-pub use plot::{draw, PlotKind};
+pub use plot::{draw, draw_sweep, PlotKind, SweepAxis, SweepFigure, SweepLine, SweepPoint};

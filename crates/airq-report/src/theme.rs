@@ -14,6 +14,7 @@ pub(crate) const MIN_PANEL_WIDTH: u32 = 360;
 
 /// Text sizes in pixels.
 pub(crate) const TITLE_PX: f64 = 30.0;
+pub(crate) const CAPTION_PX: f64 = 18.0;
 pub(crate) const PANEL_TITLE_PX: f64 = 22.0;
 pub(crate) const AXIS_LABEL_PX: f64 = 19.0;
 pub(crate) const TICK_PX: f64 = 16.0;
@@ -32,6 +33,25 @@ const STATION_COLOURS: [RGBColor; 7] = [
 
 /// Colour of the "total" bar and other aggregates.
 pub(crate) const TOTAL_COLOUR: RGBColor = RGBColor(0x55, 0x55, 0x55);
+/// Colours of lines that are not stations or known designs: the station palette, then
+/// grey and Paul Tol's wine, olive and indigo ("Colour Schemes", SRON/EPS/TN/09-002), so
+/// that ten lines take ten colours.
+const LINE_COLOURS: [RGBColor; 11] = [
+    STATION_COLOURS[0],
+    STATION_COLOURS[1],
+    STATION_COLOURS[2],
+    STATION_COLOURS[3],
+    STATION_COLOURS[4],
+    STATION_COLOURS[5],
+    STATION_COLOURS[6],
+    RGBColor(0x88, 0x88, 0x88), // grey
+    RGBColor(0x88, 0x22, 0x55), // wine
+    RGBColor(0x99, 0x99, 0x33), // olive
+    RGBColor(0x33, 0x22, 0x88), // indigo
+];
+
+/// Text colour of captions.
+pub(crate) const CAPTION_COLOUR: RGBColor = RGBColor(0x44, 0x44, 0x44);
 /// Light grid lines.
 pub(crate) const GRID_COLOUR: RGBColor = RGBColor(0xE0, 0xE0, 0xE0);
 
@@ -43,14 +63,39 @@ pub(crate) fn station_colour(index: usize) -> RGBColor {
 /// The colour of an AP design: the five known designs keep theirs whatever their order;
 /// unknown ones take the palette in order.
 pub(crate) fn design_colour(config: &str, index: usize) -> RGBColor {
+    known_design_colour(config).unwrap_or_else(|| station_colour(index))
+}
+
+/// The fixed colour of a known AP design.
+fn known_design_colour(config: &str) -> Option<RGBColor> {
     match config {
-        "fifo" => RGBColor(0x55, 0x55, 0x55),
-        "fq_codel" => RGBColor(0xE6, 0x9F, 0x00),
-        "fq_mac" => RGBColor(0x00, 0x9E, 0x73),
-        "airtime" => RGBColor(0x00, 0x72, 0xB2),
-        "airtime_aql" => RGBColor(0xCC, 0x79, 0xA7),
-        _ => station_colour(index),
+        "fifo" => Some(RGBColor(0x55, 0x55, 0x55)),
+        "fq_codel" => Some(RGBColor(0xE6, 0x9F, 0x00)),
+        "fq_mac" => Some(RGBColor(0x00, 0x9E, 0x73)),
+        "airtime" => Some(RGBColor(0x00, 0x72, 0xB2)),
+        "airtime_aql" => Some(RGBColor(0xCC, 0x79, 0xA7)),
+        _ => None,
     }
+}
+
+/// Colours for lines named `names`, all different while the palette lasts: a known AP
+/// design keeps its [`design_colour`] (so a sweep's "fq_mac" is the comparison plots'
+/// "fq_mac"), every other name takes the first colour not yet taken.
+pub(crate) fn line_colours(names: &[&str]) -> Vec<RGBColor> {
+    let mut colours: Vec<Option<RGBColor>> = vec![None; names.len()];
+    for (i, name) in names.iter().enumerate() {
+        let colour = known_design_colour(name);
+        if colour.is_some() && !colours.contains(&colour) {
+            colours[i] = colour;
+        }
+    }
+    for i in 0..names.len() {
+        if colours[i].is_none() {
+            let free = LINE_COLOURS.iter().find(|c| !colours.contains(&Some(**c)));
+            colours[i] = Some(*free.unwrap_or(&LINE_COLOURS[i % LINE_COLOURS.len()]));
+        }
+    }
+    colours.into_iter().flatten().collect()
 }
 
 /// A text style of the figure family at `px` pixels.
@@ -83,6 +128,22 @@ mod tests {
         assert_eq!(design_colour("fq_mac", 0), design_colour("fq_mac", 4));
         assert_ne!(design_colour("fifo", 0), design_colour("airtime", 0));
         assert_eq!(station_colour(1), station_colour(8));
+    }
+
+    #[test]
+    fn ten_lines_take_ten_colours_and_designs_keep_theirs() {
+        let names = ["a", "fq_mac", "b", "c", "d", "e", "f", "g", "h", "fifo"];
+        let colours = line_colours(&names);
+        assert_eq!(colours.len(), 10);
+        for (i, c) in colours.iter().enumerate() {
+            assert!(!colours[..i].contains(c), "{} repeats a colour", names[i]);
+        }
+        assert_eq!(colours[1], design_colour("fq_mac", 0));
+        assert_eq!(colours[9], design_colour("fifo", 0));
+        // "a" takes the first free colour, "b" skips fq_mac's green.
+        assert_eq!(colours[0], station_colour(0));
+        assert_eq!(colours[2], station_colour(1));
+        assert_eq!(colours[3], station_colour(3));
     }
 
     #[test]

@@ -81,6 +81,20 @@ impl LogAxis {
         }
     }
 
+    /// An axis from a little below `low` to a little above `high` (both > 0), so that
+    /// markers at either end stay clear of the frame: 5% of the span in decades on each
+    /// side, at least 0.05 decade.
+    pub(crate) fn around(low: f64, high: f64) -> Self {
+        let low = low.max(f64::MIN_POSITIVE);
+        let high = high.max(low);
+        let margin = ((high / low).log10() * 0.05).max(0.05);
+        let factor = 10f64.powf(margin);
+        LogAxis {
+            low: low / factor,
+            high: high * factor,
+        }
+    }
+
     /// Points m × 10ⁿ within the axis for each multiplier m.
     fn points(&self, multipliers: &[f64]) -> Vec<f64> {
         let mut out = Vec::new();
@@ -192,6 +206,20 @@ mod tests {
             wide.key_points(Bold(5)),
             vec![3.0, 10.0, 30.0, 100.0, 300.0]
         );
+    }
+
+    #[test]
+    fn log_axis_around_leaves_a_margin() {
+        let axis = LogAxis::around(1.0, 100.0);
+        let r = axis.range();
+        assert!((r.start.log10() + 0.1).abs() < 1e-9, "{r:?}");
+        assert!((r.end.log10() - 2.1).abs() < 1e-9, "{r:?}");
+        assert_eq!(
+            axis.key_points(Bold(20)),
+            vec![1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0]
+        );
+        let one = LogAxis::around(5.0, 5.0).range();
+        assert!(one.start < 5.0 && 5.0 < one.end);
     }
 
     #[test]

@@ -7,6 +7,8 @@ use plotters::prelude::{DrawingArea, DrawingBackend, PathElement, Rectangle, Tex
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{Color, RGBColor};
 
+use super::layout::fit_text;
+use super::marker::{draw_point, PointShape};
 use crate::canvas::DrawFailure;
 use crate::theme;
 
@@ -19,6 +21,8 @@ pub(crate) enum Marker {
     Dashed,
     /// A filled box, for bars.
     Box,
+    /// A solid line through a point marker, for lines with markers at their points.
+    LinePoint(PointShape),
 }
 
 /// One legend entry.
@@ -41,6 +45,36 @@ impl Entry {
 
 const ROW_PX: i32 = 30;
 const SAMPLE_PX: i32 = 34;
+/// Left of the samples, and the gap between a sample and its label.
+const LEFT_PX: i32 = 12;
+const GAP_PX: i32 = 10;
+
+/// The width `draw_legend` needs for `title` and `entries`' labels, pixels.
+pub(crate) fn legend_width<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    entries: &[Entry],
+) -> Result<u32, DrawFailure> {
+    let mut widest = area
+        .estimate_text_size(title, &theme::text(theme::AXIS_LABEL_PX))?
+        .0;
+    for entry in entries {
+        let (w, _) = area.estimate_text_size(&entry.label, &theme::text(theme::LEGEND_PX))?;
+        widest = widest.max(w + (SAMPLE_PX + GAP_PX) as u32);
+    }
+    Ok(widest + 2 * LEFT_PX as u32)
+}
+
+/// `label`, cut short with an ellipsis if need be so that its entry fits in `width`
+/// pixels.
+pub(crate) fn fit_label<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    label: &str,
+    width: u32,
+) -> Result<String, DrawFailure> {
+    let room = width.saturating_sub((2 * LEFT_PX + SAMPLE_PX + GAP_PX) as u32);
+    fit_text(area, label, &theme::text(theme::LEGEND_PX), room)
+}
 
 /// Draws `title` and the entries top-down in `area`, starting `top` pixels down.
 pub(crate) fn draw_legend<DB: DrawingBackend>(
@@ -49,7 +83,7 @@ pub(crate) fn draw_legend<DB: DrawingBackend>(
     entries: &[Entry],
     top: i32,
 ) -> Result<(), DrawFailure> {
-    let left = 12;
+    let left = LEFT_PX;
     let mid = |row: i32| top + ROW_PX / 2 + row * ROW_PX;
     let label_style = theme::text(theme::LEGEND_PX).pos(Pos::new(HPos::Left, VPos::Center));
     area.draw(&Text::new(
@@ -78,10 +112,17 @@ pub(crate) fn draw_legend<DB: DrawingBackend>(
                 [(x0 + 6, y - 9), (x1 - 6, y + 9)],
                 entry.colour.filled(),
             ))?,
+            Marker::LinePoint(shape) => {
+                area.draw(&PathElement::new(
+                    vec![(x0, y), (x1, y)],
+                    entry.colour.stroke_width(2),
+                ))?;
+                draw_point(area, shape, ((x0 + x1) / 2, y), entry.colour)?;
+            }
         }
         area.draw(&Text::new(
             entry.label.clone(),
-            (x1 + 10, y),
+            (x1 + GAP_PX, y),
             label_style.clone(),
         ))?;
     }

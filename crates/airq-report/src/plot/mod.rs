@@ -6,7 +6,8 @@
 //! Fairness in WiFi" (Høiland-Jørgensen et al., USENIX ATC 2017): latency CDFs (Figure 2),
 //! airtime shares (Figure 3), goodput per station (Figure 4); flent's `all_scaled` time
 //! series; and the driver queue depth histograms of the Airtime Queue Limits work (Kazior
-//! & Yan's AQL; Figures 4–5 of the AQL paper in the seeds).
+//! & Yan's AQL; Figures 4–5 of the AQL paper in the seeds). A parameter sweep is not a
+//! comparison and has its own entry point, [`draw_sweep`] (see `sweep.rs`).
 
 mod airtime;
 mod axis;
@@ -14,7 +15,9 @@ mod goodput;
 mod latency_cdf;
 mod layout;
 mod legend;
+mod marker;
 mod queue_depth;
+mod sweep;
 mod timeseries;
 
 use std::path::Path;
@@ -25,6 +28,8 @@ use crate::canvas::{self, Format};
 use crate::error::ReportError;
 use crate::model::Comparison;
 use crate::theme;
+
+pub use sweep::{draw_sweep, SweepAxis, SweepFigure, SweepLine, SweepPoint};
 
 /// A figure this crate can draw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
