@@ -96,8 +96,43 @@ pub fn comparison<'a>(
         view.config = label;
         views.push(view);
     }
+    // What produced the runs, drawn under every figure's title: the seed, the simulated
+    // time and the overrides every run shares (`--driver` as the `--set ap.driver=` it
+    // stands for); a seed or duration the runs differ in is said to differ.
+    let first = &files[0].metadata;
+    let seed = if files.iter().all(|r| r.metadata.seed == first.seed) {
+        format!("seed {}", first.seed)
+    } else {
+        "runs of different seeds".to_string()
+    };
+    let duration = if files
+        .iter()
+        .all(|r| r.metadata.duration_s == first.duration_s)
+    {
+        let d = first.duration_s;
+        let d = if (d * 10.0).fract() == 0.0 {
+            format!("{d:.1}")
+        } else {
+            d.to_string()
+        };
+        format!("{d} s simulated")
+    } else {
+        "runs of different durations".to_string()
+    };
+    let shared: Vec<String> = first
+        .overrides
+        .iter()
+        .filter(|o| !o.starts_with("seed=") && !o.starts_with("duration="))
+        .filter(|o| files.iter().all(|r| r.metadata.overrides.contains(o)))
+        .map(|o| format!("--set {o}"))
+        .collect();
+    let mut caption = format!("{seed} · {duration}");
+    if !shared.is_empty() {
+        caption += &format!(" · {}", shared.join(" "));
+    }
     Ok(Comparison {
-        scenario: files[0].metadata.scenario.clone(),
+        scenario: first.scenario.clone(),
+        caption,
         runs: views,
     })
 }

@@ -85,6 +85,7 @@ pub fn demo_comparison(seed: u64) -> Comparison {
     let mut rng = SplitMix64(seed);
     Comparison {
         scenario: "demo: 2 fast + 1 slow station".to_string(),
+        caption: format!("synthetic demo data, seed {seed} · {DURATION_S:.1} s"),
         runs: SHAPES
             .iter()
             .map(|shape| demo_run(shape, &mut rng))

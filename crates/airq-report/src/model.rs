@@ -15,6 +15,9 @@ pub use flow::{FlowDirection, FlowKind, FlowView, VoipView};
 pub struct Comparison {
     /// The scenario's name, used in titles.
     pub scenario: String,
+    /// What produced the runs, drawn under every figure's title, e.g. "seed 1 · 30.0 s
+    /// simulated · --set ap.fq_mac.target_ms=5"; empty draws nothing.
+    pub caption: String,
     /// One run per AP design, in the order they are to be shown.
     pub runs: Vec<RunView>,
 }

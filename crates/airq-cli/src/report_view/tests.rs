@@ -287,3 +287,33 @@ fn a_comparison_takes_one_run_per_variant_of_one_experiment() {
     let e = comparison([], false).unwrap_err();
     assert_eq!(e.message(), "no results files");
 }
+
+#[test]
+fn a_comparison_says_its_seed_duration_and_shared_overrides() {
+    let (p1, p2) = (PathBuf::from("f.json.gz"), PathBuf::from("q.json.gz"));
+    let (mut fifo, mut aql) = (results("fifo"), results("airtime_aql"));
+    fifo.metadata.overrides = ["ap.aql=true", "seed=1", "duration=1.0", "omit=0.5"]
+        .map(String::from)
+        .to_vec();
+    aql.metadata.overrides = ["ap.aql=true", "seed=1", "omit=0.5"]
+        .map(String::from)
+        .to_vec();
+    let c = comparison([(p1.as_path(), &fifo), (p2.as_path(), &aql)], false).unwrap();
+    assert_eq!(
+        c.caption,
+        "seed 1 · 1.0 s simulated · --set ap.aql=true --set omit=0.5"
+    );
+
+    // An override one run lacks is left out; differing seeds and durations are said to
+    // differ.
+    aql.metadata.overrides.clear();
+    aql.metadata.seed = 2;
+    aql.metadata.duration_s = 1.25;
+    let c = comparison([(p1.as_path(), &fifo), (p2.as_path(), &aql)], true).unwrap();
+    assert_eq!(
+        c.caption,
+        "runs of different seeds · runs of different durations"
+    );
+    let c = comparison([(p2.as_path(), &aql)], false).unwrap();
+    assert_eq!(c.caption, "seed 2 · 1.25 s simulated");
+}

@@ -67,7 +67,7 @@ impl Figure for Airtime<'_> {
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawFailure> {
         let title = format!("{}: airtime share per station", self.comparison.scenario);
-        let frame = layout(root, &title, 1, (1, 1))?;
+        let frame = layout(root, &title, &self.comparison.caption, 1, (1, 1))?;
         let segments = self.segments();
         let top = segments.iter().map(|s| s.2).fold(100.0, f64::max);
         let names = self.comparison.runs.iter().map(|r| r.config.clone());

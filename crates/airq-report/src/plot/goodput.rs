@@ -68,7 +68,7 @@ impl Figure for Goodput<'_> {
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawFailure> {
         let title = format!("{}: goodput per station", self.comparison.scenario);
-        let frame = layout(root, &title, 1, (1, 1))?;
+        let frame = layout(root, &title, &self.comparison.caption, 1, (1, 1))?;
         let bars = self.bars();
         let max = bars.iter().map(|b| b.2).fold(0.0, f64::max);
         let names = self.comparison.runs.iter().map(|r| r.config.clone());

@@ -61,7 +61,13 @@ impl Figure for LatencyCdf<'_> {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawFailure> {
         let title = format!("{}: ping RTT CDF", self.comparison.scenario);
         let panels = self.comparison.runs.len();
-        let frame = layout(root, &title, panels, theme::grid_shape(panels))?;
+        let frame = layout(
+            root,
+            &title,
+            &self.comparison.caption,
+            panels,
+            theme::grid_shape(panels),
+        )?;
         for (run, panel) in self.comparison.runs.iter().zip(&frame.panels) {
             let y: RangedCoordf64 = (0.0..1.0).into();
             let mut chart = chart_in(panel, &run.config, self.x_axis, y)?;

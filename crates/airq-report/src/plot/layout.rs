@@ -22,16 +22,17 @@ pub(crate) struct Layout<DB: DrawingBackend> {
     pub(crate) legend: DrawingArea<DB, Shift>,
 }
 
-/// Clears `root`, writes `title` and splits the rest into `panels` panels in
-/// [`grid`]'s shape. The legend goes into the first spare cell of the grid if there is
-/// one, else into a strip on the right.
+/// Clears `root`, writes `title` and `caption` (see [`heading`]) and splits the rest into
+/// `panels` panels in [`grid`]'s shape. The legend goes into the first spare cell of the
+/// grid if there is one, else into a strip on the right.
 pub(crate) fn layout<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
+    caption: &str,
     panels: usize,
     grid: (usize, usize),
 ) -> Result<Layout<DB>, DrawFailure> {
-    let body = heading(root, title, "")?;
+    let body = heading(root, title, caption)?;
     if grid.0 * grid.1 > panels {
         let mut cells = body.split_evenly(grid);
         let legend = cells.swap_remove(panels);

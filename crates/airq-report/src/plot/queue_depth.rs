@@ -105,7 +105,7 @@ impl Figure for QueueDepth<'_> {
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawFailure> {
         let title = format!("{}: driver queue depth", self.comparison.scenario);
-        let frame = layout(root, &title, 2, (1, 2))?;
+        let frame = layout(root, &title, &self.comparison.caption, 2, (1, 2))?;
         self.draw_panel(&frame.panels[0], "Queued frames", "In frames", 1.0, frames)?;
         self.draw_panel(
             &frame.panels[1],

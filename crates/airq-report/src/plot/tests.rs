@@ -51,7 +51,7 @@ fn every_kind_renders_png_and_svg() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-/// The axis titles each kind must show, as they appear in its SVG.
+/// The caption and the axis titles each kind must show, as they appear in its SVG.
 #[test]
 fn svgs_carry_their_axis_labels() {
     let c = demo_comparison(1);
@@ -86,6 +86,12 @@ fn svgs_carry_their_axis_labels() {
         let svg = dir.join(format!("{}.svg", kind.name()));
         draw(kind, &c, &svg).unwrap();
         let texts = svg_texts(&std::fs::read_to_string(&svg).unwrap());
+        assert!(
+            texts.contains(&c.caption),
+            "{}: no caption \"{}\"",
+            kind.name(),
+            c.caption
+        );
         for label in labels {
             assert!(
                 texts.iter().any(|t| t == label),

@@ -145,7 +145,13 @@ impl Figure for Timeseries<'_> {
         };
         let title = format!("{}: {what} over time", self.comparison.scenario);
         let columns = self.comparison.runs.len();
-        let frame = layout(root, &title, rows * columns, (rows, columns))?;
+        let frame = layout(
+            root,
+            &title,
+            &self.comparison.caption,
+            rows * columns,
+            (rows, columns),
+        )?;
         for (i, run) in self.comparison.runs.iter().enumerate() {
             // Rows share their y axes: the first column names them for the row.
             let (goodput, rtt) = if i == 0 {
