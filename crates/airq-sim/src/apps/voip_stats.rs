@@ -112,6 +112,9 @@ pub struct VoipStats {
     last_arrival: Option<Instant>,
     /// RFC 3550 A.8 jitter estimate, in nanoseconds scaled by 16.
     jitter_x16_ns: u64,
+    /// Packets of lower sequence numbers were sent before the measurements started:
+    /// their arrivals are not counted.
+    first_counted: u64,
 }
 
 impl VoipStats {
@@ -126,7 +129,21 @@ impl VoipStats {
             delays: Vec::new(),
             last_arrival: None,
             jitter_x16_ns: 0,
+            first_counted: 0,
         }
+    }
+
+    /// The measurements start now (after a warm-up): everything counted so far is
+    /// forgotten, and packets sent so far are not counted when they arrive.
+    pub fn restart_counting(&mut self) {
+        self.first_counted = self.sent.last().map_or(self.first_counted, |s| s + 1);
+        self.sent.clear();
+        self.received.clear();
+        self.late = 0;
+        self.duplicates = 0;
+        self.delays.clear();
+        self.last_arrival = None;
+        self.jitter_x16_ns = 0;
     }
 
     /// The configuration.
@@ -150,6 +167,9 @@ impl VoipStats {
         sent: Instant,
         received: Instant,
     ) -> Result<(), VoipError> {
+        if seq < self.first_counted {
+            return Ok(());
+        }
         if !self.sent.contains(&seq) {
             return Err(VoipError::UnknownSequence(seq));
         }

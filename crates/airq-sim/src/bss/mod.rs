@@ -57,6 +57,10 @@ pub struct BssScenario {
     /// back before the run records a [`Stall`]; `None` checks
     /// nothing.
     pub stall_after: Option<Duration>,
+    /// Where the measurements start: [`Simulation::measured`] leaves out what happened
+    /// before (a warm-up, iperf3's `--omit`). Zero measures the whole run. The time
+    /// series cover the whole run either way.
+    pub measure_from: Duration,
     pub seed: u64,
 }
 
@@ -71,6 +75,7 @@ impl BssScenario {
             sample_step: Some(Duration::from_millis(200)),
             queue_sample_step: Some(Duration::from_millis(10)),
             stall_after: Some(DEFAULT_STALL_AFTER),
+            measure_from: Duration::ZERO,
             seed: 1,
         }
     }
@@ -105,6 +110,8 @@ enum Event {
     /// The medium has been idle since this instant for the stall threshold: check the
     /// AP's backlog.
     StallCheck(Instant),
+    /// The warm-up ends: the measurements start ([`BssScenario::measure_from`]).
+    MeasureFrom,
 }
 
 /// What is on the air during an exchange.
@@ -249,6 +256,8 @@ pub struct Simulation {
     winners: Vec<EdcafId>,
     internal: Vec<EdcafId>,
     metrics: Metrics,
+    /// The counters when the warm-up ended, if one has.
+    warmup: Option<Metrics>,
 }
 
 impl Simulation {
@@ -369,6 +378,9 @@ impl Simulation {
         if let Some(step) = scenario.queue_sample_step {
             events.schedule(Instant::ZERO + step, Event::QueueSample);
         }
+        if scenario.measure_from > Duration::ZERO {
+            events.schedule(Instant::ZERO + scenario.measure_from, Event::MeasureFrom);
+        }
         let metrics = Metrics {
             stations: vec![StationMetrics::default(); n],
             flows: flows
@@ -408,6 +420,7 @@ impl Simulation {
             winners: Vec::new(),
             internal: Vec::new(),
             metrics,
+            warmup: None,
         })
     }
 
@@ -419,8 +432,19 @@ impl Simulation {
         &self.ap
     }
 
+    /// Everything measured since the start of the run (but see
+    /// [`Simulation::measured`]).
     pub fn metrics(&self) -> &Metrics {
         &self.metrics
+    }
+
+    /// What was measured after the warm-up ([`BssScenario::measure_from`]): the whole
+    /// run without one, or before the warm-up has ended.
+    pub fn measured(&self) -> Metrics {
+        match &self.warmup {
+            Some(start) => self.metrics.since(start, self.scenario.measure_from),
+            None => self.metrics.clone(),
+        }
     }
 
     pub fn scenario(&self) -> &BssScenario {
@@ -432,6 +456,29 @@ impl Simulation {
         while self.step(until) {}
         self.now = self.now.max(until);
         self.metrics.duration = self.now - Instant::ZERO;
+        self.summarise_flows();
+    }
+
+    /// The warm-up is over: a copy of the counters marks where the measurements start,
+    /// and what cannot be subtracted later starts again (the largest delay, the VoIP
+    /// receivers' statistics, the page loads).
+    fn start_measuring(&mut self) {
+        self.metrics.duration = self.now - Instant::ZERO;
+        self.summarise_flows();
+        self.warmup = Some(self.metrics.clone());
+        for s in &mut self.metrics.stations {
+            s.delay_max = Duration::ZERO;
+        }
+        for (f, m) in self.flows.iter_mut().zip(&mut self.metrics.flows) {
+            m.page_loads.clear();
+            if let Some(stats) = &mut f.voip {
+                stats.restart_counting();
+            }
+        }
+    }
+
+    /// The flows' VoIP and TCP summaries, from their endpoints' statistics.
+    fn summarise_flows(&mut self) {
         for (f, m) in self.flows.iter().zip(&mut self.metrics.flows) {
             if let Some(stats) = &f.voip {
                 m.voip = VoipSummary::of(stats);
@@ -530,6 +577,7 @@ impl Simulation {
             }
             Event::ApWake(_) => {}
             Event::StallCheck(since) => self.check_stall(since),
+            Event::MeasureFrom => self.start_measuring(),
             Event::Beacon => {
                 let interval = self.scenario.bss.beacon_interval.expect("beacons on");
                 self.events.schedule(self.now + interval, Event::Beacon);

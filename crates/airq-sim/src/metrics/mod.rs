@@ -2,6 +2,7 @@
 //! itself. Everything here is counted as it happens in the simulation.
 
 pub mod distribution;
+mod window;
 
 use crate::apps::voip_stats::VoipStats;
 use crate::mac::txpath::DropCause;
@@ -256,11 +257,19 @@ pub struct Metrics {
     /// Times the AP held frames for a station that no policy was holding back while the
     /// medium stayed idle (see [`Stall`]). A correct run has none.
     pub stalls: Vec<Stall>,
-    /// Simulated time covered.
+    /// Where the measurements start: zero, or the end of a warm-up left out
+    /// ([`Metrics::since`]).
+    pub start: Duration,
+    /// Simulated time covered, from `start`.
     pub duration: Duration,
 }
 
 impl Metrics {
+    /// Where the measurements end.
+    pub fn end(&self) -> Duration {
+        self.start + self.duration
+    }
+
     /// Goodput of a station's flows (both directions, application bytes) in Mbit/s.
     pub fn goodput_mbps(&self, station: StationId) -> f64 {
         let bytes = self

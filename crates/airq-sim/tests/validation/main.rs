@@ -11,3 +11,4 @@ mod stalls;
 mod tcp_anomaly;
 mod udp_flood;
 mod voip;
+mod warmup;
