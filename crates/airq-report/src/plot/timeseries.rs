@@ -78,17 +78,13 @@ impl<'c> Timeseries<'c> {
                 light_lines: (1, 1),
             },
         )?;
-        let at = |i: usize| (i + 1) as f64 * run.step_s;
+        let points = (panel.dim_in_pixel().0 / PX_PER_POINT).max(2) as usize;
         for sta in &run.stations {
             let colour = self.colours.colour(&sta.name);
-            let down = sta
-                .download_mbps
-                .iter()
-                .enumerate()
-                .map(|(i, &v)| (at(i), v));
+            let down = binned(&sta.download_mbps, run.step_s, points);
             chart.draw_series(LineSeries::new(down, colour.stroke_width(2)))?;
             if sta.upload_mbps.iter().any(|&v| v > 0.0) {
-                let up = sta.upload_mbps.iter().enumerate().map(|(i, &v)| (at(i), v));
+                let up = binned(&sta.upload_mbps, run.step_s, points);
                 chart.draw_series(DashedLineSeries::new(up, 8, 5, colour.stroke_width(2)))?;
             }
         }
@@ -128,6 +124,30 @@ impl<'c> Timeseries<'c> {
         }
         Ok(())
     }
+}
+
+/// Pixels per point of a goodput line at least: a thick line through more points than
+/// that zigzags wider than its panel (the bitmap backend draws each corner's miter, and a
+/// spike's reaches far past the axes), and reads as noise.
+const PX_PER_POINT: u32 = 3;
+
+/// `(t, value)` of a series of `step`-long steps, consecutive steps averaged in groups so
+/// that there are at most `points` (each at the end of its group). Averaging rates over
+/// equal steps is the rate over the group, so nothing is invented; a long run's line
+/// shows the same data at a coarser step.
+fn binned(values: &[f64], step: f64, points: usize) -> Vec<(f64, f64)> {
+    let group = values.len().div_ceil(points.max(1)).max(1);
+    values
+        .chunks(group)
+        .enumerate()
+        .map(|(g, chunk)| {
+            let end = g * group + chunk.len();
+            (
+                end as f64 * step,
+                chunk.iter().sum::<f64>() / chunk.len() as f64,
+            )
+        })
+        .collect()
 }
 
 impl Figure for Timeseries<'_> {
@@ -175,5 +195,20 @@ impl Figure for Timeseries<'_> {
             entries.push(Entry::new("upload", theme::TOTAL_COLOUR, Marker::Dashed));
         }
         draw_legend(&frame.legend, "Station", &entries, 40)
+    }
+}
+
+#[cfg(test)]
+mod binning_tests {
+    use super::binned;
+
+    #[test]
+    fn long_series_are_averaged_over_equal_groups() {
+        let v: Vec<f64> = (1..=10).map(f64::from).collect();
+        assert_eq!(binned(&v, 0.5, 20)[9], (5.0, 10.0), "short series are kept");
+        assert_eq!(
+            binned(&v, 0.5, 4),
+            [(1.5, 2.0), (3.0, 5.0), (4.5, 8.0), (5.0, 10.0)]
+        );
     }
 }
