@@ -37,6 +37,7 @@ pub fn build(scenario: &Scenario, config: &str) -> Result<SimInputs, CliError> {
         bss.station_queue_packets = p;
     }
     bss.sample_step = Some(scenario.step);
+    bss.measure_from = scenario.omit;
     bss.seed = scenario.seed;
     let ap = scenario.ap.config(config)?;
     Ok(SimInputs {

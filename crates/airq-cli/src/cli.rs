@@ -154,8 +154,12 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub seeds: Option<u32>,
     /// Simulated seconds (overrides the scenario's).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub duration: Option<f64>,
+    /// Warm-up seconds left out of every summary (iperf3's -O; the same as
+    /// `--set omit=S`); the time series keep them.
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
+    pub omit: Option<f64>,
     /// Override any scenario key: `--set station.1.mcs=7` (indices from 0).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
@@ -186,7 +190,8 @@ pub struct RunArgs {
 }
 
 impl RunArgs {
-    /// Every override: `--set`s first, then `--driver`, `--seed` and `--duration`.
+    /// Every override: `--set`s first, then `--driver`, `--seed`, `--duration` and
+    /// `--omit`.
     pub fn overrides(&self) -> Vec<String> {
         let mut sets = self.set.clone();
         if let Some(driver) = &self.driver {
@@ -197,6 +202,9 @@ impl RunArgs {
         }
         if let Some(d) = self.duration {
             sets.push(format!("duration={d:?}"));
+        }
+        if let Some(s) = self.omit {
+            sets.push(format!("omit={s:?}"));
         }
         sets
     }

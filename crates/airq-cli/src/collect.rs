@@ -127,7 +127,8 @@ pub fn collect(
             started_utc: info.started_utc,
             wall_s: info.wall_s,
             events: metrics.events,
-            duration_s: metrics.duration.as_secs_f64(),
+            duration_s: scenario.duration_s(),
+            omit_s: metrics.start.as_secs_f64(),
             step_s: scenario.step.as_secs_f64(),
         },
         stations,
@@ -182,7 +183,7 @@ const PING_REPLY_DUE: airq::Duration = airq::Duration::from_secs(PING_REPLY_DUE_
 /// A ping flow's requests whose reply was due by the end of the run, and those lost;
 /// `None` for other flows.
 fn echo_count(spec: &FlowSpec, m: &FlowMetrics, metrics: &Metrics) -> Option<EchoCount> {
-    matches!(spec.app, App::Ping { .. }).then(|| m.echo_count(metrics.duration, PING_REPLY_DUE))
+    matches!(spec.app, App::Ping { .. }).then(|| m.echo_count(metrics.end(), PING_REPLY_DUE))
 }
 
 /// The fraction of the requests of every ping flow to `station` never answered, of those

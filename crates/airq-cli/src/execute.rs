@@ -90,5 +90,5 @@ fn run_one(plan: &Plan, spec: &RunSpec) -> Result<ResultsFile, CliError> {
         started_utc,
         wall_s,
     };
-    Ok(collect(scenario, input, sim.metrics(), info))
+    Ok(collect(scenario, input, &sim.measured(), info))
 }

@@ -122,11 +122,25 @@ pub fn comparison<'a>(
     let shared: Vec<String> = first
         .overrides
         .iter()
-        .filter(|o| !o.starts_with("seed=") && !o.starts_with("duration="))
+        .filter(|o| {
+            !["seed=", "duration=", "omit="]
+                .iter()
+                .any(|p| o.starts_with(p))
+        })
         .filter(|o| files.iter().all(|r| r.metadata.overrides.contains(o)))
         .map(|o| format!("--set {o}"))
         .collect();
     let mut caption = format!("{seed} · {duration}");
+    if files.iter().all(|r| r.metadata.omit_s == first.omit_s) {
+        if first.omit_s > 0.0 {
+            caption += &format!(
+                " · pings and summaries from {} s (warm-up left out)",
+                first.omit_s
+            );
+        }
+    } else {
+        caption += " · runs of different warm-ups";
+    }
     if !shared.is_empty() {
         caption += &format!(" · {}", shared.join(" "));
     }

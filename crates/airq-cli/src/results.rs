@@ -184,6 +184,10 @@ pub struct Metadata {
     pub events: u64,
     /// Simulated time.
     pub duration_s: f64,
+    /// The warm-up at its start left out of every summary, s (the time series keep
+    /// it): the summaries cover `duration_s - omit_s`.
+    #[serde(default)]
+    pub omit_s: f64,
     /// Step of [`Series`].
     pub step_s: f64,
 }
@@ -422,10 +426,14 @@ impl ResultsFile {
         self.stations.iter().map(|s| s.goodput_mbps).sum()
     }
 
-    /// Jain's fairness index of the stations' airtime shares (1: all equal).
-    pub fn airtime_jain(&self) -> f64 {
+    /// Jain's fairness index of the stations' airtime shares (1: all equal); `None`
+    /// when no station used any airtime (all shares zero: equal, but not fair).
+    pub fn airtime_jain(&self) -> Option<f64> {
         let shares: Vec<f64> = self.stations.iter().map(|s| s.airtime_share).collect();
-        airq_sim::metrics::jain(&shares)
+        shares
+            .iter()
+            .any(|&s| s > 0.0)
+            .then(|| airq_sim::metrics::jain(&shares))
     }
 
     /// The ping figures of every ping flow of `station` together; `None` without ping.

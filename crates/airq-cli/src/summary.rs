@@ -40,8 +40,9 @@ pub struct RunSummary {
     pub events: u64,
     /// Sum of the stations' goodput.
     pub total_goodput_mbps: f64,
-    /// Jain's fairness index of the stations' airtime shares.
-    pub airtime_jain: f64,
+    /// Jain's fairness index of the stations' airtime shares; `null` when no station
+    /// used any airtime.
+    pub airtime_jain: Option<f64>,
     /// Per station, in scenario order.
     pub stations: Vec<StationLine>,
     /// Stalls the run recorded (see the results file's `stalls`): none in a correct run.

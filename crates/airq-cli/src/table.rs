@@ -19,18 +19,28 @@ use std::fmt::Write as _;
 const LOST_NOTE: &str = "lost: the percentile falls among the unanswered pings (more than \
                          1 - p of them lost)";
 
-/// The `--set`s every run of the table had, and a variant's own changes, if any: a
-/// line each.
+/// The `--set`s every run of the table had, and the warm-up left out, if any: a line
+/// each.
 fn settings_line(m: &Metadata) -> String {
     let sets: Vec<&str> = m
         .overrides
         .iter()
         .map(String::as_str)
-        .filter(|o| !o.starts_with("seed=") && !o.starts_with("duration="))
+        .filter(|o| {
+            !["seed=", "duration=", "omit="]
+                .iter()
+                .any(|p| o.starts_with(p))
+        })
         .collect();
     let mut out = String::new();
     if !sets.is_empty() {
         out += &format!("with --set {}\n", sets.join(" "));
+    }
+    if m.omit_s > 0.0 {
+        out += &format!(
+            "figures from {} s to {} s: the first {} s (warm-up) left out\n",
+            m.omit_s, m.duration_s, m.omit_s
+        );
     }
     out
 }
@@ -46,6 +56,12 @@ fn variant_line(m: &Metadata) -> String {
         m.config,
         m.variant_set.join(" ")
     )
+}
+
+/// Jain's index, or why there is none.
+fn jain_cell(r: &ResultsFile) -> String {
+    r.airtime_jain()
+        .map_or("n/a (no airtime)".to_string(), |j| format!("{j:.3}"))
 }
 
 /// The table of one run.
@@ -107,11 +123,11 @@ pub fn run_table(r: &ResultsFile) -> String {
     }
     let _ = writeln!(
         out,
-        "{:<name_width$}  {:<rate_width$}  {:>8.2}  Jain's index of airtime shares {:.3}",
+        "{:<name_width$}  {:<rate_width$}  {:>8.2}  Jain's index of airtime shares {}",
         "total",
         "",
         r.total_goodput_mbps(),
-        r.airtime_jain()
+        jain_cell(r)
     );
     flows::run_flows(&mut out, r);
     if has_lost_percentile(r) {
@@ -175,9 +191,7 @@ pub fn compare_table(runs: &[ResultsFile]) -> String {
     row(
         &mut rows,
         "  Jain's index",
-        runs.iter()
-            .map(|r| format!("{:.3}", r.airtime_jain()))
-            .collect(),
+        runs.iter().map(jain_cell).collect(),
     );
     let pinged = runs
         .iter()

@@ -55,7 +55,7 @@ pub fn run_and_write(
     })?;
     let verbose = verbosity == Verbosity::Verbose;
     for (r, path) in runs.iter().zip(&paths) {
-        if let Some(warning) = stall_warning(r) {
+        for warning in warnings(r) {
             eprintln!("{warning}");
         }
         results::save(r, path)?;
@@ -123,6 +123,29 @@ fn check_outputs(specs: &[RunSpec], args: &RunArgs) -> Result<Vec<PathBuf>, CliE
         paths.push(path);
     }
     Ok(paths)
+}
+
+/// What must not pass unnoticed about a run: its stalls, and a run in which no packet
+/// was delivered at all (its tables would show zeros, as if measured).
+pub fn warnings(r: &ResultsFile) -> Vec<String> {
+    let mut out: Vec<String> = stall_warning(r).into_iter().collect();
+    if r.stations
+        .iter()
+        .all(|s| s.rx_bytes_down + s.rx_bytes_up == 0)
+    {
+        let m = &r.metadata;
+        out.push(format!(
+            "airq: WARNING: {} under {} (seed {}): not one packet reached a station or \
+             came from one in the measured {} s: these are not the figures of a network \
+             with traffic. Check the traffic's stations, start and stop, and the warm-up \
+             (omit).",
+            m.scenario,
+            m.variant,
+            m.seed,
+            m.duration_s - m.omit_s
+        ));
+    }
+    out
 }
 
 /// A warning naming every stall of the run, if it had any: its figures were made by an

@@ -28,16 +28,13 @@ pub fn run(
         (None, None) => Variant::preset(&scenario.ap.preset),
     };
     let specs = seeded(&args.scenario, &args.overrides(), args.seeds, &[variant])?;
-    let jobs = if args.seeds.is_some() {
-        default_jobs()
-    } else {
-        1
-    };
+    let jobs = if specs.len() > 1 { default_jobs() } else { 1 };
     let runs = run_and_write(&specs, jobs, args, verbosity)?;
     if verbosity != Verbosity::Quiet {
-        match args.seeds {
-            Some(n) if n > 1 => print!("{}", seeds_table(&runs, 1)),
-            _ => print!("{}", table::run_table(&runs[0])),
+        if runs.len() > 1 {
+            print!("{}", seeds_table(&runs, 1));
+        } else {
+            print!("{}", table::run_table(&runs[0]));
         }
         println!("{}", written(&runs, args));
     }
@@ -63,9 +60,10 @@ pub fn compare(
     let specs = seeded(&args.scenario, &args.overrides(), args.seeds, &variants)?;
     let runs = run_and_write(&specs, jobs, args, verbosity)?;
     if verbosity != Verbosity::Quiet {
-        match args.seeds {
-            Some(n) if n > 1 => print!("{}", seeds_table(&runs, variants.len())),
-            _ => print!("{}", table::compare_table(&runs)),
+        if runs.len() > variants.len() {
+            print!("{}", seeds_table(&runs, variants.len()));
+        } else {
+            print!("{}", table::compare_table(&runs));
         }
         println!("{}", written(&runs, args));
     }
@@ -83,8 +81,8 @@ pub fn compare(
 }
 
 /// The runs of `variants` of the scenario at `path` with `overrides`, under every seed
-/// `seeds` asks for (the scenario's seed and the next ones): seed by seed, each seed's
-/// runs in the order of `variants`.
+/// `seeds` (else the scenario's `seeds`) asks for: the scenario's seed and the next
+/// ones, seed by seed, each seed's runs in the order of `variants`.
 pub(super) fn seeded(
     path: &Path,
     overrides: &[String],
@@ -92,9 +90,10 @@ pub(super) fn seeded(
     variants: &[Variant],
 ) -> Result<Vec<RunSpec>, CliError> {
     let scenario = scenario::load(path, overrides)?;
-    let Some(n) = seeds else {
+    let n = seeds.unwrap_or(scenario.seeds);
+    if seeds.is_none() && n == 1 {
         return run_set::resolve(&scenario, variants);
-    };
+    }
     let mut specs = Vec::new();
     for k in 0..u64::from(n) {
         let seed = scenario.seed.checked_add(k).ok_or_else(|| {

@@ -32,7 +32,7 @@ pub fn show(paths: &[PathBuf], allow_mixed: bool) -> Result<(), CliError> {
         allow_mixed,
     )?;
     for r in &runs {
-        if let Some(warning) = super::stall_warning(r) {
+        for warning in super::warnings(r) {
             eprintln!("{warning}");
         }
     }

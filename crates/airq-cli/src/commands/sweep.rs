@@ -209,18 +209,18 @@ struct Figure {
 fn figures(runs: &[ResultsFile]) -> Vec<Vec<Figure>> {
     runs.iter()
         .map(|r| {
-            let mut out = vec![
-                Figure {
-                    station: "*".into(),
-                    metric: "total_goodput_mbps",
-                    value: r.total_goodput_mbps(),
-                },
-                Figure {
+            let mut out = vec![Figure {
+                station: "*".into(),
+                metric: "total_goodput_mbps",
+                value: r.total_goodput_mbps(),
+            }];
+            if let Some(jain) = r.airtime_jain() {
+                out.push(Figure {
                     station: "*".into(),
                     metric: "airtime_jain",
-                    value: r.airtime_jain(),
-                },
-            ];
+                    value: jain,
+                });
+            }
             for s in &r.stations {
                 let mut push = |metric, value| {
                     out.push(Figure {

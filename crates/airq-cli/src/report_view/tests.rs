@@ -82,6 +82,7 @@ fn results(config: &str) -> ResultsFile {
             wall_s: 0.1,
             events: 1,
             duration_s: 1.0,
+            omit_s: 0.0,
             step_s: 0.5,
         },
         stations: vec![
@@ -298,10 +299,12 @@ fn a_comparison_says_its_seed_duration_and_shared_overrides() {
     aql.metadata.overrides = ["ap.aql=true", "seed=1", "omit=0.5"]
         .map(String::from)
         .to_vec();
+    (fifo.metadata.omit_s, aql.metadata.omit_s) = (0.5, 0.5);
     let c = comparison([(p1.as_path(), &fifo), (p2.as_path(), &aql)], false).unwrap();
     assert_eq!(
         c.caption,
-        "seed 1 · 1.0 s simulated · --set ap.aql=true --set omit=0.5"
+        "seed 1 · 1.0 s simulated · pings and summaries from 0.5 s (warm-up left out) · \
+         --set ap.aql=true"
     );
 
     // An override one run lacks is left out; differing seeds and durations are said to
@@ -309,10 +312,11 @@ fn a_comparison_says_its_seed_duration_and_shared_overrides() {
     aql.metadata.overrides.clear();
     aql.metadata.seed = 2;
     aql.metadata.duration_s = 1.25;
+    aql.metadata.omit_s = 0.0;
     let c = comparison([(p1.as_path(), &fifo), (p2.as_path(), &aql)], true).unwrap();
     assert_eq!(
         c.caption,
-        "runs of different seeds · runs of different durations"
+        "runs of different seeds · runs of different durations · runs of different warm-ups"
     );
     let c = comparison([(p2.as_path(), &aql)], false).unwrap();
     assert_eq!(c.caption, "seed 2 · 1.25 s simulated");

@@ -8,7 +8,9 @@
 //! description = "..."
 //! duration = 30.0            # simulated seconds
 //! step = 0.2                 # time-series step, s (flent's default)
+//! omit = 5.0                 # warm-up left out of every summary, s (default 0)
 //! seed = 1
+//! seeds = 5                  # repetitions: seeds 1..5, mean ± 95% CI (default 1)
 //! [bss]     band = "5GHz", rts_cts = false, beacons = true, timing = "ofdm"
 //! [ap]      preset = "airtime", driver = "firmware", qdisc, mac, scheduler, aql
 //! [wired]   rate_mbps = 1000, delay_ms = 1.0, extra_delay_ms = 0.0
@@ -35,8 +37,13 @@ pub struct ScenarioFile {
     pub duration: f64,
     /// Step of the time series, s.
     pub step: Option<f64>,
+    /// Warm-up left out of every summary, s (iperf3's `--omit`; default 0).
+    pub omit: Option<f64>,
     /// Root seed (default 1).
     pub seed: Option<u64>,
+    /// Repetitions: runs under this many seeds from `seed` on (default 1; `--seeds`
+    /// overrides).
+    pub seeds: Option<u32>,
     #[serde(default)]
     /// `[bss]`.
     pub bss: BssSection,

@@ -45,8 +45,12 @@ pub struct Scenario {
     pub duration: Duration,
     /// Step of the time series.
     pub step: Duration,
+    /// Warm-up left out of every summary (the time series keep it).
+    pub omit: Duration,
     /// The root seed.
     pub seed: u64,
+    /// Repetitions: seeds from `seed` on.
+    pub seeds: u32,
     /// BSS-wide radio settings.
     pub bss: BssConfig,
     /// Packets each station's own queue holds, if not the simulator's default.

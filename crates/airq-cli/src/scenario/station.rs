@@ -24,6 +24,9 @@ pub struct Station {
     pub table: usize,
 }
 
+/// Most stations a scenario may have.
+pub const MAX_STATIONS: usize = u16::MAX as usize;
+
 /// Every station of the scenario, in file order, `count` groups expanded (`fast1`,
 /// `fast2`, ...).
 pub fn expand(
@@ -38,6 +41,7 @@ pub fn expand(
         )));
     }
     let mut stations: Vec<Station> = Vec::new();
+    let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
     for (i, s) in sections.iter().enumerate() {
         let path = KeyPath::entry("station", i);
         let at = |key: &str, why: String| map.error_at(&path.join(key), why);
@@ -64,13 +68,24 @@ pub fn expand(
         if count == 0 {
             return Err(at("count", "must be at least 1".into()));
         }
+        // Bounded before anything is made of it.
+        if stations.len() as u64 + u64::from(count) > MAX_STATIONS as u64 {
+            return Err(at(
+                "count",
+                format!(
+                    "{count} more stations after {} make more than the {MAX_STATIONS} a \
+                     scenario may have",
+                    stations.len()
+                ),
+            ));
+        }
         for n in 1..=count {
             let name = if s.count.is_none() {
                 s.name.clone()
             } else {
                 format!("{}{n}", s.name)
             };
-            if stations.iter().any(|o| o.name == name) {
+            if !names.insert(name.clone()) {
                 return Err(at("name", format!("a second station named `{name}`")));
             }
             stations.push(Station {
@@ -81,14 +96,6 @@ pub fn expand(
                 table: i,
             });
         }
-    }
-    if stations.len() > usize::from(u16::MAX) {
-        return Err(CliError::new(format!(
-            "{}: {} stations: at most {} are supported",
-            map.file(),
-            stations.len(),
-            u16::MAX
-        )));
     }
     Ok(stations)
 }

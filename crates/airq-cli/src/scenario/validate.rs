@@ -38,6 +38,26 @@ pub fn validate(
             format!("the step ({step}) is longer than the run ({duration})"),
         ));
     }
+    let omit = match raw.omit.filter(|&s| s != 0.0) {
+        None => Duration::ZERO,
+        Some(s) => {
+            let omit = seconds(s).map_err(|why| at(KeyPath::key("omit"), why))?;
+            if omit >= duration {
+                return Err(at(
+                    KeyPath::key("omit"),
+                    format!("the warm-up ({omit}) must end before the run ({duration})"),
+                ));
+            }
+            omit
+        }
+    };
+    let seeds = raw.seeds.unwrap_or(1);
+    if !(1..=1000).contains(&seeds) {
+        return Err(at(
+            KeyPath::key("seeds"),
+            format!("must be 1 to 1000, got {seeds}"),
+        ));
+    }
     let bss_path = KeyPath::key("bss");
     let band = match raw.bss.band {
         BandName::Ghz2_4 => Band::Ghz2_4,
@@ -105,7 +125,9 @@ pub fn validate(
         overrides: overrides.to_vec(),
         duration,
         step,
+        omit,
         seed: raw.seed.unwrap_or(1),
+        seeds,
         bss,
         station_queue_packets: raw.bss.station_queue_packets,
         wired,
@@ -144,7 +166,9 @@ fn wired(raw: &ScenarioFile, map: &SourceMap) -> Result<WiredLink, CliError> {
 /// A positive, finite number of seconds.
 fn seconds(s: f64) -> Result<Duration, String> {
     if !(s > 0.0 && s.is_finite() && s <= 1e7) {
-        return Err(format!("must be a positive number of seconds, got {s}"));
+        return Err(format!(
+            "must be above 0 s and at most 1e7 s (116 days), got {s}"
+        ));
     }
     let d = units::from_secs(s);
     if d == Duration::ZERO {

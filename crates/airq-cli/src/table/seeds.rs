@@ -87,11 +87,7 @@ pub fn seeds_table(runs: &[ResultsFile], variants: usize) -> String {
         &|r, i| Some(r.stations[i].airtime_share * 100.0),
         1,
     );
-    row(
-        &mut out,
-        "  Jain's index",
-        cells(&|r| Some(r.airtime_jain()), 3),
-    );
+    row(&mut out, "  Jain's index", cells(&|r| r.airtime_jain(), 3));
     let pinged = groups
         .iter()
         .flatten()

@@ -73,7 +73,7 @@ fn impossible_rates_are_refused() {
 fn impossible_scenarios_are_refused() {
     refused(
         &SMALL.replace("duration = 1.0", "duration = -2.0"),
-        &["bad.toml:2:1: duration: must be a positive number of seconds, got -2"],
+        &["bad.toml:2:1: duration: must be above 0 s and at most 1e7 s (116 days), got -2"],
     );
     refused(
         &SMALL.replace("duration = 1.0", "duration = 1.0\nstep = 2.0"),
@@ -223,4 +223,18 @@ fn bad_configs_are_refused() {
         .assert()
         .failure()
         .stderr(contains("variant `fifo` is asked for twice"));
+}
+
+/// A station count is bounded before any station is made: a billion is refused at once
+/// (it used to hang `check`), naming the line.
+#[test]
+fn station_counts_are_bounded_before_anything_is_made() {
+    let text = SMALL.replace("name = \"fast\"", "name = \"fast\"\ncount = 1000000000");
+    refused(
+        &text,
+        &[
+            "bad.toml:7:1:",
+            "station.0.count: 1000000000 more stations after 0 make more than the 65535",
+        ],
+    );
 }

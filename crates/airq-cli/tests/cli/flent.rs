@@ -149,6 +149,11 @@ fn compare_with_flent(parent: &Path, scenario: &Path, seconds: &str) -> (PathBuf
             "--configs",
             "fifo,airtime",
             "--flent",
+            // One seed, no warm-up: the flagship's 5 seeds and 10 s would not fit.
+            "--seeds",
+            "1",
+            "--omit",
+            "0",
         ])
         .args(["--no-plots", "-o"])
         .arg(&dir)

@@ -11,6 +11,7 @@ mod policies;
 mod scenarios;
 mod sweep;
 mod variants;
+mod warmup;
 
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};

@@ -22,7 +22,7 @@ fn every_scenario_parses_and_runs_briefly() {
         airq()
             .args(["-q", "run"])
             .arg(file)
-            .args(["--duration", "1", "-o"])
+            .args(["--duration", "1", "--omit", "0", "--seeds", "1", "-o"])
             .arg(out.path())
             .assert()
             .success();
