@@ -75,6 +75,10 @@ pub enum Command {
         /// Worker threads (default: the machine's parallelism).
         #[arg(short, long)]
         jobs: Option<usize>,
+        /// Do not draw the plots (total goodput, Jain's index and the worst station's
+        /// ping p99 against the first parameter).
+        #[arg(long)]
+        no_plots: bool,
     },
     /// List scenarios, AP configurations, traffic tests or plots.
     List {
@@ -94,6 +98,12 @@ pub enum Command {
         /// duration) side by side, each column labelled with what sets it apart.
         #[arg(long)]
         allow_mixed: bool,
+        /// Also write their JSON summary here (`-`: standard output, and no table).
+        #[arg(long)]
+        json: Option<PathBuf>,
+        /// Also write their per-station CSV here (`-`: standard output, and no table).
+        #[arg(long)]
+        csv: Option<PathBuf>,
     },
     /// Draw a plot from results files (several: one run per configuration, side by side).
     Plot {

@@ -98,3 +98,52 @@ pub fn column_labels(runs: &[&ResultsFile]) -> Vec<String> {
         })
         .collect()
 }
+
+/// `runs` as repetitions — the same variants, each under the same seeds, of one
+/// experiment that differs only in its seed — ordered seed by seed, each seed's runs in
+/// the order the variants first appear, with the number of variants; `None` if they are
+/// not.
+pub fn as_repetitions(runs: &[ResultsFile]) -> Option<(Vec<&ResultsFile>, usize)> {
+    let first = &runs.first()?.metadata;
+    let text = without_seed(&first.scenario_text)?;
+    let mut variants: Vec<(&str, &[String])> = Vec::new();
+    let mut seeds: Vec<u64> = Vec::new();
+    for r in runs {
+        let m = &r.metadata;
+        if m.scenario != first.scenario
+            || m.duration_s != first.duration_s
+            || m.omit_s != first.omit_s
+            || without_seed(&m.scenario_text)? != text
+        {
+            return None;
+        }
+        let v = (m.variant.as_str(), m.variant_set.as_slice());
+        if !variants.contains(&v) {
+            variants.push(v);
+        }
+        if !seeds.contains(&m.seed) {
+            seeds.push(m.seed);
+        }
+    }
+    seeds.sort_unstable();
+    if seeds.len() < 2 || runs.len() != seeds.len() * variants.len() {
+        return None;
+    }
+    let mut ordered = Vec::with_capacity(runs.len());
+    for &seed in &seeds {
+        for v in &variants {
+            ordered.push(runs.iter().find(|r| {
+                let m = &r.metadata;
+                m.seed == seed && (m.variant.as_str(), m.variant_set.as_slice()) == *v
+            })?);
+        }
+    }
+    Some((ordered, variants.len()))
+}
+
+/// A scenario's text without its `seed` key, to compare runs that differ in it alone.
+fn without_seed(text: &str) -> Option<String> {
+    let mut doc: toml_edit::DocumentMut = text.parse().ok()?;
+    doc.remove("seed");
+    Some(doc.to_string())
+}

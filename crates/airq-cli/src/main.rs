@@ -39,12 +39,14 @@ fn main() {
             configs,
             variants,
             jobs,
+            no_plots,
         } => sweep::sweep(
             common,
             params,
             configs.as_deref(),
             variants,
             *jobs,
+            !*no_plots,
             verbosity,
         ),
         Command::List { what, dir } => list::list(*what, dir.as_deref()),
@@ -52,7 +54,9 @@ fn main() {
         Command::Show {
             results,
             allow_mixed,
-        } => show::show(results, *allow_mixed),
+            json,
+            csv,
+        } => show::show(results, *allow_mixed, json.as_deref(), csv.as_deref()),
         Command::Plot {
             results,
             plot,

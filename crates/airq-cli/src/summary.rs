@@ -32,8 +32,15 @@ pub struct Summary {
 /// One configuration's run.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RunSummary {
-    /// The AP configuration (preset).
+    /// What labels the run: its variant (a preset's name, or a named variant's, with
+    /// `+key=value` for each `--set` on the AP).
     pub config: String,
+    /// The AP preset it started from.
+    pub preset: String,
+    /// Its root seed.
+    pub seed: u64,
+    /// Seconds at the start left out of its summaries.
+    pub omit_s: f64,
     /// Wall-clock seconds the run took.
     pub wall_s: f64,
     /// Events the simulator processed.
@@ -180,7 +187,8 @@ fn flow_line(flow: usize, f: &FlowSummary) -> FlowLine {
     }
 }
 
-/// The summary of `runs` (all of one scenario and seed).
+/// The summary of `runs` (the top-level seed and duration are the first run's; each
+/// run says its own).
 pub fn summarise(runs: &[ResultsFile]) -> Summary {
     let first = &runs[0].metadata;
     Summary {
@@ -193,7 +201,10 @@ pub fn summarise(runs: &[ResultsFile]) -> Summary {
 
 fn run_summary(r: &ResultsFile) -> RunSummary {
     RunSummary {
-        config: r.metadata.config.clone(),
+        config: r.metadata.variant.clone(),
+        preset: r.metadata.config.clone(),
+        seed: r.metadata.seed,
+        omit_s: r.metadata.omit_s,
         wall_s: r.metadata.wall_s,
         events: r.metadata.events,
         total_goodput_mbps: r.total_goodput_mbps(),
@@ -274,7 +285,7 @@ pub fn csv(runs: &[ResultsFile]) -> String {
                 "{},{},{},{},\"{}\",{:.4},{:.4},{},{},{},{},{},{:.3},{:.2},{},{}",
                 m.scenario,
                 m.seed,
-                m.config,
+                m.variant,
                 s.name,
                 s.rate,
                 s.goodput_mbps,
@@ -309,7 +320,7 @@ pub fn flows_csv(runs: &[ResultsFile]) -> String {
                 "{},{},{},{i},{},{},{},{},{:.4},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 m.scenario,
                 m.seed,
-                m.config,
+                m.variant,
                 f.station,
                 f.test,
                 f.direction,

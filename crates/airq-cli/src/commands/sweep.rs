@@ -20,6 +20,7 @@ use crate::run_set::unquoted;
 use crate::scenario::overrides::Override;
 use crate::scenario::variant::split_top_level;
 use crate::scenario::{self, Variant};
+use airq_report::{draw_sweep, SweepAxis, SweepFigure, SweepLine, SweepPoint};
 use airq_sim::metrics::distribution::LossyPercentile;
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -82,6 +83,7 @@ pub fn sweep(
     configs: Option<&[String]>,
     variant_specs: &[String],
     jobs: Option<usize>,
+    plots: bool,
     verbosity: Verbosity,
 ) -> Result<(), CliError> {
     if jobs == Some(0) {
@@ -176,7 +178,117 @@ pub fn sweep(
             means_path.display()
         );
     }
+    if plots {
+        for (metric, y_label) in PLOTTED {
+            let Some(figure) = figure(
+                &base.name, &params, &means, &variants, &runs[0], metric, y_label,
+            ) else {
+                continue;
+            };
+            let path = args.output.join(format!("{stem}-{metric}.png"));
+            draw_sweep(&figure, &path).map_err(|e| {
+                CliError::new(format!("cannot draw the sweep's {metric} plot: {e}"))
+            })?;
+            if verbosity != Verbosity::Quiet {
+                println!("plot: {}", path.display());
+            }
+        }
+    }
     Ok(())
+}
+
+/// The figures a sweep plots against its first parameter: (metric, y axis).
+const PLOTTED: [(&str, &str); 3] = [
+    ("total_goodput_mbps", "total goodput, Mbit/s"),
+    ("airtime_jain", "Jain's index of airtime shares"),
+    ("worst_ping_p99_ms", "ping p99 of the worst station, ms"),
+];
+
+/// `metric` of the whole BSS against the first parameter: a line per variant (and per
+/// combination of the other parameters' values), each point the mean over seeds with
+/// its 95% interval; `None` when no point has the metric (no ping, say). A point some
+/// seed lost (a percentile among lost pings) is left out of its line.
+fn figure(
+    scenario: &str,
+    params: &[Param],
+    means: &[Mean],
+    variants: &[Variant],
+    first: &ResultsFile,
+    metric: &str,
+    y_label: &str,
+) -> Option<SweepFigure> {
+    let swept = &params[0];
+    let numbers: Option<Vec<f64>> = swept
+        .values
+        .iter()
+        .map(|v| unquoted(v).parse::<f64>().ok().filter(|x| x.is_finite()))
+        .collect();
+    let x = match &numbers {
+        Some(xs) => {
+            let lo = xs.iter().copied().fold(f64::MAX, f64::min);
+            let hi = xs.iter().copied().fold(f64::MIN, f64::max);
+            SweepAxis::Numeric {
+                log: lo > 0.0 && hi / lo >= 50.0,
+            }
+        }
+        None => SweepAxis::Categories(swept.values.iter().map(|v| unquoted(v)).collect()),
+    };
+    let mut lines = Vec::new();
+    for v in variants {
+        for rest in grid(&params[1..]) {
+            let name = std::iter::once(v.name.clone())
+                .chain(
+                    params[1..]
+                        .iter()
+                        .zip(&rest)
+                        .map(|(p, &i)| format!("{}={}", p.key, unquoted(&p.values[i]))),
+                )
+                .collect::<Vec<_>>()
+                .join(" ");
+            let points: Vec<SweepPoint> = (0..swept.values.len())
+                .filter_map(|i| {
+                    let point: Vec<usize> =
+                        std::iter::once(i).chain(rest.iter().copied()).collect();
+                    let m = means.iter().find(|m| {
+                        m.point == point
+                            && m.variant == v.name
+                            && m.station == "*"
+                            && m.metric == metric
+                    })?;
+                    let stats = m.stats.filter(|_| m.lost == 0)?;
+                    Some(SweepPoint {
+                        x: numbers.as_ref().map_or(i as f64, |xs| xs[i]),
+                        mean: stats.mean,
+                        ci95: stats.ci95,
+                    })
+                })
+                .collect();
+            if !points.is_empty() {
+                lines.push(SweepLine { name, points });
+            }
+        }
+    }
+    if lines.is_empty() {
+        return None;
+    }
+    let seeds = means.first().map_or(1, |m| m.seeds);
+    let m = &first.metadata;
+    let window = if m.omit_s > 0.0 {
+        format!("{} s to {} s", m.omit_s, m.duration_s)
+    } else {
+        format!("{} s", m.duration_s)
+    };
+    Some(SweepFigure {
+        title: format!("{scenario}: {y_label} vs {}", swept.key),
+        caption: format!(
+            "{seeds} seed(s) from {}, {window} of each run, mean ± 95% CI",
+            m.seed
+        ),
+        x_label: swept.key.clone(),
+        y_label: y_label.to_string(),
+        x,
+        lines,
+    })
 }
 
 /// Every point of the grid, the first parameter varying slowest.
@@ -221,6 +333,7 @@ fn figures(runs: &[ResultsFile]) -> Vec<Vec<Figure>> {
                     value: jain,
                 });
             }
+            let mut worst_p99 = f64::NEG_INFINITY;
             for s in &r.stations {
                 let mut push = |metric, value| {
                     out.push(Figure {
@@ -233,6 +346,10 @@ fn figures(runs: &[ResultsFile]) -> Vec<Vec<Figure>> {
                 push("airtime_share", s.airtime_share);
                 push("drops", s.total_drops() as f64);
                 if let Some(p) = r.station_ping(&s.name) {
+                    worst_p99 = worst_p99.max(match p.p99 {
+                        LossyPercentile::Value(v) => v,
+                        LossyPercentile::Lost => f64::INFINITY,
+                    });
                     let ms = |l: LossyPercentile| match l {
                         LossyPercentile::Value(v) => v,
                         LossyPercentile::Lost => f64::INFINITY,
@@ -244,6 +361,13 @@ fn figures(runs: &[ResultsFile]) -> Vec<Vec<Figure>> {
                         push("ping_loss", loss);
                     }
                 }
+            }
+            if worst_p99 > f64::NEG_INFINITY {
+                out.push(Figure {
+                    station: "*".into(),
+                    metric: "worst_ping_p99_ms",
+                    value: worst_p99,
+                });
             }
             out
         })

@@ -1,6 +1,6 @@
 //! `airq sweep`: a grid of parameter values x variants x seeds, run as a user would.
 
-use super::{airq, stdout, write, SMALL};
+use super::{airq, assert_png, stdout, write, SMALL};
 use airq_cli::results;
 
 #[test]
@@ -65,6 +65,15 @@ fn a_sweep_writes_every_run_and_tidy_tables_with_confidence_intervals() {
     let cols: Vec<&str> = row.split(',').collect();
     let (mean, ci): (f64, f64) = (cols[8].parse().unwrap(), cols[9].parse().unwrap());
     assert!(mean > 0.9 && mean <= 1.0 && ci >= 0.0, "{row}");
+    // Each figure against the parameter; no ping in the scenario: no ping figure.
+    for metric in ["total_goodput_mbps", "airtime_jain"] {
+        let png = dir
+            .path()
+            .join(format!("small-sweep-ap.fq_mac.target_ms-{metric}.png"));
+        assert!(out.contains(&format!("plot: {}", png.display())), "{out}");
+        assert_png(&png);
+    }
+    assert!(!out.contains("worst_ping_p99_ms"), "{out}");
 }
 
 #[test]

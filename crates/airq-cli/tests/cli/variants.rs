@@ -318,6 +318,28 @@ fn seeds_repeat_every_variant_and_the_table_shows_the_spread() {
     assert!(table.starts_with("small: 3 seeds (10, 11, 12)"), "{table}");
     assert!(table.contains(" ± "), "{table}");
     assert_eq!(files(dir.path()).len(), 6);
+    // `show` of the six files is the same table again, whatever order they come in.
+    let mut paths: Vec<_> = files(dir.path())
+        .iter()
+        .map(|f| dir.path().join(f))
+        .collect();
+    paths.reverse();
+    let shown = stdout(&airq().arg("show").args(&paths).assert().success());
+    assert_eq!(
+        shown.lines().nth(3),
+        table.lines().nth(3),
+        "{shown}\nvs\n{table}"
+    );
+    assert!(shown.starts_with("small: 3 seeds (10, 11, 12)"), "{shown}");
+    let csv = stdout(
+        &airq()
+            .arg("show")
+            .args(&paths)
+            .args(["--csv", "-"])
+            .assert()
+            .success(),
+    );
+    assert_eq!(csv.lines().count(), 1 + 6 * 2, "{csv}");
     // Each seed's run is the run `--seed` alone makes: byte-identical figures.
     let alone = dir.path().join("alone");
     airq()
