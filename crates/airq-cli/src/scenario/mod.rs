@@ -129,6 +129,25 @@ pub fn of_variant(base: &Scenario, variant: &Variant) -> Result<Scenario, CliErr
     parse_overridden(&base.path, &base.text, &base.overrides, &own)
 }
 
+/// A deserialiser's message in the scenario's words: no Rust type names (`expected
+/// struct FqSection` is `expected a table`), and a choice among names is a value, not
+/// a "variant" (a word the scenarios use for something else).
+fn plain(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("struct ") {
+        out += &rest[..at];
+        let after = &rest[at + "struct ".len()..];
+        let name_len = after
+            .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .unwrap_or(after.len());
+        out += "a table";
+        rest = &after[name_len..];
+    }
+    out += rest;
+    out.replace("unknown variant", "unknown value")
+}
+
 /// Parses `text` with `parsed` applied; `overrides` are the `--set`s among them.
 fn parse_overridden(
     file: &str,
@@ -148,6 +167,23 @@ fn parse_overridden(
             .collect(),
     );
     let raw: file::ScenarioFile =
-        toml::from_str(&text).map_err(|e| map.error_at_span(e.span(), e.message()))?;
+        toml::from_str(&text).map_err(|e| map.error_at_span(e.span(), plain(e.message())))?;
     validate::validate(raw, file, &text, overrides, &map)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain;
+
+    #[test]
+    fn deserialiser_messages_name_no_rust_types() {
+        assert_eq!(
+            plain("invalid type: integer `3`, expected struct FqSection"),
+            "invalid type: integer `3`, expected a table"
+        );
+        assert_eq!(
+            plain("unknown variant `codel`, expected one of `none`"),
+            "unknown value `codel`, expected one of `none`"
+        );
+    }
 }

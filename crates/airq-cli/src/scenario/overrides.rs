@@ -92,6 +92,28 @@ fn set(item: &mut Item, path: &[Seg], value: &Value, done: &mut Vec<Seg>) -> Res
     } else {
         format!("`{here}`")
     };
+    // An entry of an array of tables may be named instead of numbered:
+    // `station.slow.mcs` is the `[[station]]` whose `name` is `slow`.
+    if let (Seg::Key(k), Item::ArrayOfTables(a)) = (seg, &*item) {
+        let names: Vec<&str> = a
+            .iter()
+            .filter_map(|t| t.get("name").and_then(|n| n.as_str()))
+            .collect();
+        let Some(i) = names.iter().position(|n| n == k) else {
+            return Err(format!(
+                "{shown} is a list of tables: name an entry by its `name` ({}) or its index \
+                 from 0",
+                if names.is_empty() {
+                    "none has one".to_string()
+                } else {
+                    names.join(", ")
+                }
+            ));
+        };
+        let mut path = vec![Seg::Index(i)];
+        path.extend_from_slice(rest);
+        return set(item, &path, value, done);
+    }
     done.push(seg.clone());
     match seg {
         Seg::Key(k) => {
@@ -170,6 +192,22 @@ mod tests {
         assert_eq!(doc["station"][0]["mcs"].as_integer(), Some(15));
         // Lines stay where they were, so errors still point into the user's file.
         assert_eq!(out.lines().count(), TEXT.lines().count());
+    }
+
+    #[test]
+    fn entries_of_a_list_of_tables_are_named_or_numbered() {
+        let text =
+            "[[station]]\nname = \"fast\"\nmcs = 15\n\n[[station]]\nname = \"slow\"\nmcs = 0\n";
+        let o = [Override::parse("station.slow.mcs=3").unwrap()];
+        let doc: toml::Table = toml::from_str(&apply(text, &o).unwrap()).unwrap();
+        assert_eq!(doc["station"][1]["mcs"].as_integer(), Some(3));
+        assert_eq!(doc["station"][0]["mcs"].as_integer(), Some(15));
+        let o = [Override::parse("station.medium.mcs=3").unwrap()];
+        assert_eq!(
+            apply(text, &o).unwrap_err().message(),
+            "--set station.medium.mcs=3: `station` is a list of tables: name an entry by its \
+             `name` (fast, slow) or its index from 0"
+        );
     }
 
     #[test]
