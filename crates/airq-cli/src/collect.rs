@@ -243,6 +243,8 @@ fn series(metrics: &Metrics) -> Series {
         s.rx_bytes.push(sample.rx_bytes.clone());
         s.airtime_s
             .push(sample.airtime.iter().map(|a| a.as_secs_f64()).collect());
+        s.airtime_up_s
+            .push(sample.airtime_up.iter().map(|a| a.as_secs_f64()).collect());
         s.flow_rx_bytes.push(sample.flow_rx_bytes.clone());
         s.ap_queued_packets.push(sample.ap.queued_packets);
         s.ap_driver_frames.push(sample.ap.driver_frames);
@@ -292,6 +294,7 @@ mod tests {
                 at: ms(1000),
                 rx_bytes: vec![1, 2],
                 airtime: vec![ms(3), ms(4)],
+                airtime_up: vec![ms(1), ms(0)],
                 flow_rx_bytes: vec![1, 2],
                 ap: QueueDepth {
                     queued_packets: 7,
@@ -327,6 +330,7 @@ mod tests {
         assert_eq!(sa.rate, "HT MCS 7 20 MHz LGI");
         assert_eq!(r.series.t_s, [1.0]);
         assert_eq!(r.series.airtime_s, [[0.003, 0.004]]);
+        assert_eq!(r.series.airtime_up_s, [[0.001, 0.0]]);
         assert_eq!(r.series.ap_driver_airtime_ms, [1.5]);
         assert_eq!(
             (r.metadata.events, r.metadata.duration_s, r.metadata.step_s),

@@ -8,10 +8,11 @@
 //!   (`series.rx_bytes`, so headers included), split between down and up in the
 //!   proportion of the station's flows' goodput each way over the run (IP bytes would
 //!   count ping replies as an upload);
-//! - per-step airtime from the differences of the cumulative `series.airtime_s`, which
-//!   holds each station's down and up airtime together: it is split in the proportion of
-//!   the run's `airtime_down_s` and `airtime_up_s` (exact for a station whose traffic goes
-//!   one way, the usual case); down is the AP's `airtime_tx`, up its `airtime_rx`;
+//! - per-step airtime from the differences of the cumulative `series.airtime_s` (both
+//!   directions) and `series.airtime_up_s` (uplink): down is the AP's `airtime_tx`, up
+//!   its `airtime_rx`. Files written before the uplink part was recorded have the total
+//!   only: it is split in the proportion of the run's `airtime_down_s` and
+//!   `airtime_up_s` (exact for a station whose traffic goes one way);
 //! - the driver queue only when the AP used the firmware-offload driver: the AP
 //!   configuration is rebuilt from the recorded scenario text, as the run built it.
 
@@ -41,8 +42,18 @@ pub fn run_view(r: &ResultsFile) -> Result<RunView, CliError> {
         .enumerate()
         .map(|(i, s)| {
             let (download_mbps, upload_mbps) = per_step.goodput_mbps(r, i);
-            let (airtime_tx_us, airtime_rx_us) =
-                split(&per_step.airtime_us(r, i), s.airtime_down_s, s.airtime_up_s);
+            let total = per_step.airtime_us(&r.series.airtime_s, i);
+            let (airtime_tx_us, airtime_rx_us) = if r.series.airtime_up_s.is_empty() {
+                split(&total, s.airtime_down_s, s.airtime_up_s)
+            } else {
+                let up = per_step.airtime_us(&r.series.airtime_up_s, i);
+                let down = total
+                    .iter()
+                    .zip(&up)
+                    .map(|(t, u)| (t - u).max(0.0))
+                    .collect();
+                (down, up)
+            };
             StationView {
                 name: s.name.clone(),
                 mac: station_mac(i),
@@ -173,14 +184,20 @@ impl PerStep {
                 stations,
             ),
             (
+                "airtime_up_s",
+                s.airtime_up_s.iter().map(Vec::len).collect(),
+                stations,
+            ),
+            (
                 "flow_rx_bytes",
                 s.flow_rx_bytes.iter().map(Vec::len).collect(),
                 flows,
             ),
         ];
         for (field, lens, width) in rows {
-            // Per-flow bytes may be absent as a whole (files that did not record them).
-            if field == "flow_rx_bytes" && lens.is_empty() {
+            // Per-flow bytes and uplink airtime may be absent as a whole (files that did
+            // not record them).
+            if matches!(field, "flow_rx_bytes" | "airtime_up_s") && lens.is_empty() {
                 continue;
             }
             if lens.len() != s.t_s.len() {
@@ -259,11 +276,10 @@ impl PerStep {
         (direction("down"), direction("up"))
     }
 
-    /// Station `i`'s airtime per step, µs.
-    fn airtime_us(&self, r: &ResultsFile, i: usize) -> Vec<f64> {
+    /// Station `i`'s airtime per step, µs, from a cumulative series of seconds.
+    fn airtime_us(&self, cumulative: &[Vec<f64>], i: usize) -> Vec<f64> {
         let mut before = 0.0;
-        r.series
-            .airtime_s
+        cumulative
             .iter()
             .map(|row| {
                 let delta = (row[i] - before).max(0.0);

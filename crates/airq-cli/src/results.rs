@@ -294,6 +294,11 @@ pub struct Series {
     pub rx_bytes: Vec<Vec<u64>>,
     /// Per sample, per station: airtime, s.
     pub airtime_s: Vec<Vec<f64>>,
+    /// Per sample, per station: the part of `airtime_s` in exchanges carrying its uplink
+    /// frames, s (the rest carried its downlink frames). Empty in files written before
+    /// it was recorded.
+    #[serde(default)]
+    pub airtime_up_s: Vec<Vec<f64>>,
     /// Per sample, per flow: application bytes delivered.
     pub flow_rx_bytes: Vec<Vec<u64>>,
     /// Packets in the AP's qdisc and MAC queues.

@@ -108,6 +108,7 @@ fn results(config: &str) -> ResultsFile {
             t_s: vec![0.5, 1.0],
             rx_bytes: vec![vec![1000, 200], vec![2500, 400]],
             airtime_s: vec![vec![0.1, 0.1], vec![0.3, 0.4]],
+            airtime_up_s: vec![vec![0.0, 0.08], vec![0.0, 0.18]],
             flow_rx_bytes: vec![vec![1000, 50, 100, 10, 0], vec![2500, 100, 300, 20, 0]],
             ap_queued_packets: vec![0, 0],
             ap_driver_frames: vec![0, 0],
@@ -184,8 +185,21 @@ fn without_per_flow_bytes_the_stations_ip_bytes_are_split_by_its_flows_goodput()
 }
 
 #[test]
-fn airtime_per_step_is_split_by_the_runs_down_and_up_airtime() {
+fn airtime_per_step_is_measured_each_way() {
     let v = run_view(&results("fifo")).unwrap();
+    let (a, b) = (&v.stations[0], &v.stations[1]);
+    close(&a.airtime_tx_us, &[100_000.0, 200_000.0]);
+    close(&a.airtime_rx_us, &[0.0, 0.0]);
+    // b: 0.1 s then 0.3 s in all, of which 0.08 s then 0.1 s up.
+    close(&b.airtime_tx_us, &[20_000.0, 200_000.0]);
+    close(&b.airtime_rx_us, &[80_000.0, 100_000.0]);
+}
+
+#[test]
+fn airtime_per_step_of_older_files_is_split_by_the_runs_down_and_up_airtime() {
+    let mut r = results("fifo");
+    r.series.airtime_up_s.clear();
+    let v = run_view(&r).unwrap();
     let (a, b) = (&v.stations[0], &v.stations[1]);
     close(&a.airtime_tx_us, &[100_000.0, 200_000.0]);
     close(&a.airtime_rx_us, &[0.0, 0.0]);

@@ -632,6 +632,7 @@ impl Simulation {
                         .map(|s| s.rx_bytes_down + s.rx_bytes_up)
                         .collect(),
                     airtime: m.stations.iter().map(StationMetrics::airtime).collect(),
+                    airtime_up: m.stations.iter().map(|s| s.airtime_up).collect(),
                     flow_rx_bytes: m.flows.iter().map(|f| f.rx_bytes).collect(),
                     ap,
                 });

@@ -235,8 +235,11 @@ pub struct Sample {
     pub at: Duration,
     /// Cumulative IP bytes received per station, both directions.
     pub rx_bytes: Vec<u64>,
-    /// Cumulative airtime per station.
+    /// Cumulative airtime per station, both directions.
     pub airtime: Vec<Duration>,
+    /// Cumulative airtime per station of exchanges carrying its uplink frames (the rest
+    /// of `airtime` carried its downlink frames).
+    pub airtime_up: Vec<Duration>,
     /// Cumulative application bytes received per flow ([`FlowMetrics::rx_bytes`]).
     pub flow_rx_bytes: Vec<u64>,
     pub ap: QueueDepth,
