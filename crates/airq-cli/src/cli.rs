@@ -1,5 +1,5 @@
-//! The command line (clap): `airq run`, `airq compare`, `airq list`, `airq check`,
-//! `airq show`, `airq plot`.
+//! The command line (clap): `airq run`, `airq compare`, `airq sweep`, `airq list`,
+//! `airq check`, `airq show`, `airq plot`.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -80,14 +80,17 @@ pub enum Command {
         #[arg(long)]
         no_plots: bool,
     },
-    /// List scenarios, AP configurations, traffic tests or plots.
+    /// List scenarios, AP configurations, traffic tests, plots or scenario keys.
     List {
-        /// scenarios (bundled, or in --dir), configs (AP presets), tests (traffic) or
-        /// plots.
+        /// scenarios (bundled, or in --dir), configs (AP presets), tests (traffic),
+        /// plots, or keys (every scenario key: type, default, range, meaning).
         what: ListWhat,
         /// A folder of scenario files for `list scenarios` (default: the bundled ones).
         #[arg(long)]
         dir: Option<PathBuf>,
+        /// For `list keys`: Markdown (docs/scenario-keys.md) instead of plain text.
+        #[arg(long)]
+        markdown: bool,
     },
     /// Print the table of results files (several: side by side, as compare does).
     Show {
@@ -143,6 +146,8 @@ pub enum ListWhat {
     Tests,
     /// The plots `airq plot` draws.
     Plots,
+    /// Every key of a scenario file: type, default, allowed values, unit, meaning.
+    Keys,
 }
 
 /// The names `--plot` takes.

@@ -49,7 +49,11 @@ fn main() {
             !*no_plots,
             verbosity,
         ),
-        Command::List { what, dir } => list::list(*what, dir.as_deref()),
+        Command::List {
+            what,
+            dir,
+            markdown,
+        } => list::list(*what, dir.as_deref(), *markdown),
         Command::Check { scenarios, set } => check::check(scenarios, set),
         Command::Show {
             results,

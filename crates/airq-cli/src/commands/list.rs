@@ -1,16 +1,20 @@
-//! `airq list scenarios|configs|tests|plots`.
+//! `airq list scenarios|configs|tests|plots|keys`.
 
 use crate::cli::ListWhat;
 use crate::error::{io_error, CliError};
 use crate::scenario::bundled::BUNDLED;
+use crate::scenario::reference;
 use crate::scenario::TESTS;
 use airq_report::PlotKind;
 use airq_sim::ap::{ApConfig, AqlConfig, DriverConfig, MacConfig, QdiscConfig, SchedulerConfig};
 use std::path::Path;
 
 /// Prints the list asked for; scenarios are the bundled ones, or the `.toml` files in
-/// `dir`.
-pub fn list(what: ListWhat, dir: Option<&Path>) -> Result<(), CliError> {
+/// `dir`; keys as Markdown with `markdown`.
+pub fn list(what: ListWhat, dir: Option<&Path>, markdown: bool) -> Result<(), CliError> {
+    if markdown && what != ListWhat::Keys {
+        return Err(CliError::new("--markdown is for `airq list keys`"));
+    }
     match (what, dir) {
         (ListWhat::Scenarios, None) => {
             for (name, text) in BUNDLED {
@@ -48,6 +52,8 @@ pub fn list(what: ListWhat, dir: Option<&Path>) -> Result<(), CliError> {
                 println!("{:<12} {}", kind.name(), kind.description());
             }
         }
+        (ListWhat::Keys, _) if markdown => print!("{}", reference::markdown()),
+        (ListWhat::Keys, _) => print!("{}", reference::text()),
     }
     Ok(())
 }

@@ -8,6 +8,7 @@ mod outputs;
 mod ping;
 mod plots;
 mod policies;
+mod reference;
 mod scenarios;
 mod sweep;
 mod variants;

@@ -221,6 +221,6 @@ fn list_plots_names_every_kind() {
         .assert()
         .failure()
         .stderr(contains(
-            "[possible values: scenarios, configs, tests, plots]",
+            "[possible values: scenarios, configs, tests, plots, keys]",
         ));
 }

@@ -1,0 +1,39 @@
+//! What `airq` generates about itself: the scenario-key reference (`list keys`, as text
+//! and as Markdown).
+
+use super::{airq, stdout};
+use predicates::str::contains;
+
+#[test]
+fn list_keys_prints_every_table_and_key() {
+    let text = stdout(&airq().args(["list", "keys"]).assert().success());
+    for key in [
+        "ap.fq_codel.target_ms",
+        "station[].mcs",
+        "traffic[].interval_ms",
+        "variant[].set",
+        "ap.group[].parent",
+    ] {
+        assert!(
+            text.lines().any(|l| l.trim_start().starts_with(key)),
+            "{key}"
+        );
+    }
+    assert!(text.lines().all(|l| l.chars().count() <= 100));
+    let markdown = stdout(
+        &airq()
+            .args(["list", "keys", "--markdown"])
+            .assert()
+            .success(),
+    );
+    assert!(markdown.starts_with("# Scenario keys\n"));
+    assert!(
+        markdown.contains("| `ap.fq_mac.target_ms` | number | 20 |"),
+        "{markdown}"
+    );
+    airq()
+        .args(["list", "tests", "--markdown"])
+        .assert()
+        .failure()
+        .stderr(contains("--markdown is for `airq list keys`"));
+}
