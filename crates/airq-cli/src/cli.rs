@@ -1,5 +1,5 @@
 //! The command line (clap): `airq run`, `airq compare`, `airq sweep`, `airq list`,
-//! `airq check`, `airq show`, `airq plot`.
+//! `airq check`, `airq show`, `airq plot`, `airq completions`, `airq man`.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -133,6 +133,13 @@ pub enum Command {
         #[arg(long = "set", value_name = "KEY=VALUE")]
         set: Vec<String>,
     },
+    /// Print the shell completion script of bash, zsh, fish, elvish or powershell.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff): airq(1), then every command's page.
+    Man,
 }
 
 /// What `airq list` lists.

@@ -1,7 +1,7 @@
 //! `airq`: the command-line tool. See `airq --help`.
 
 use airq_cli::cli::{Cli, Command};
-use airq_cli::commands::{check, list, plot, run, show, sweep, Verbosity};
+use airq_cli::commands::{check, completions, list, plot, run, show, sweep, Verbosity};
 use clap::Parser;
 
 fn main() {
@@ -67,6 +67,8 @@ fn main() {
             output,
             allow_mixed,
         } => plot::plot(results, plot, output.as_deref(), *allow_mixed, verbosity),
+        Command::Completions { shell } => completions::completions(*shell),
+        Command::Man => completions::man(),
     };
     if let Err(e) = result {
         eprintln!("airq: {e}");

@@ -2,6 +2,7 @@
 //! a [`CliError`] for `main` to print.
 
 pub mod check;
+pub mod completions;
 pub mod list;
 pub mod plot;
 pub mod run;

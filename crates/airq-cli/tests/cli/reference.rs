@@ -1,5 +1,5 @@
 //! What `airq` generates about itself: the scenario-key reference (`list keys`, as text
-//! and as Markdown).
+//! and as Markdown), the shell completion scripts and the man page.
 
 use super::{airq, stdout};
 use predicates::str::contains;
@@ -36,4 +36,24 @@ fn list_keys_prints_every_table_and_key() {
         .assert()
         .failure()
         .stderr(contains("--markdown is for `airq list keys`"));
+}
+
+#[test]
+fn completions_of_every_shell_name_the_commands() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let script = stdout(&airq().args(["completions", shell]).assert().success());
+        assert!(script.contains("compare"), "{shell}: {script}");
+    }
+    airq()
+        .args(["completions", "tcsh"])
+        .assert()
+        .failure()
+        .stderr(contains("possible values"));
+}
+
+#[test]
+fn the_man_page_has_a_title_and_every_command() {
+    let page = stdout(&airq().arg("man").assert().success());
+    assert!(page.contains("\n.TH airq 1"), "{page}");
+    assert!(page.contains("sweep"), "{page}");
 }
