@@ -4,11 +4,14 @@
 
 use crate::error::CliError;
 use crate::scenario::{Scenario, Test, Traffic};
-use airq::{Instant, StationId};
+use airq::{Duration, Instant, StationId};
 use airq_sim::ap::ApConfig;
 use airq_sim::apps::traffic::{App, Direction, FlowSpec, Load, SATURATED_BACKLOG_PACKETS};
 use airq_sim::bss::{BssScenario, Simulation};
 use airq_sim::net::dscp::{Dscp, RRUL_CLASSES};
+
+/// Most queue-depth samples a run keeps.
+const MAX_QUEUE_SAMPLES: u64 = 1_000_000;
 
 /// What one run of the simulator needs.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,6 +40,12 @@ pub fn build(scenario: &Scenario, config: &str) -> Result<SimInputs, CliError> {
         bss.station_queue_packets = p;
     }
     bss.sample_step = Some(scenario.step);
+    // The queue-depth samples (every 10 ms) are thinned on long runs so that there are
+    // at most a million; the results file records the step taken.
+    if let Some(step) = bss.queue_sample_step {
+        let longest = Duration::from_nanos(scenario.duration.as_nanos() / MAX_QUEUE_SAMPLES);
+        bss.queue_sample_step = Some(step.max(longest));
+    }
     bss.measure_from = scenario.omit;
     bss.seed = scenario.seed;
     let ap = scenario.ap.config(config)?;

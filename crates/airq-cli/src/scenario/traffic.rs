@@ -152,6 +152,20 @@ pub struct Traffic {
     pub origin: String,
 }
 
+impl Traffic {
+    /// The simulator flows it makes: per station and per `flows`, one for most tests,
+    /// two for a VoIP call and a bidirectional TCP test, nine for rrul (four classes
+    /// each way and a ping).
+    pub fn flow_count(&self) -> u64 {
+        let per = match self.test {
+            Test::Rrul { .. } => 9,
+            Test::Voip | Test::TcpBidirectional => 2,
+            _ => 1,
+        };
+        self.stations.len() as u64 * u64::from(self.flows) * per
+    }
+}
+
 /// Checks `[[traffic]]` entry `index`.
 pub fn validate(
     t: &TrafficSection,

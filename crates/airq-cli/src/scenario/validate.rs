@@ -10,6 +10,15 @@ use airq::Duration;
 use airq_sim::bss::WiredLink;
 use airq_sim::mac::link::BssConfig;
 
+/// Most simulator flows a scenario may make.
+pub const MAX_FLOWS: u64 = 1_000_000;
+
+/// Most steps of the time series.
+pub const MAX_SAMPLES: u64 = 1_000_000;
+
+/// Most values the time series may hold (about 8 bytes each).
+pub const MAX_SERIES_VALUES: u64 = 100_000_000;
+
 /// Checks `raw` and builds the scenario.
 pub fn validate(
     raw: ScenarioFile,
@@ -110,6 +119,31 @@ pub fn validate(
         .enumerate()
         .map(|(i, t)| traffic::validate(t, i, &stations, duration, &wired, map))
         .collect::<Result<Vec<_>, _>>()?;
+    // Sizes bounded before anything is made of them: the flows, and the samples of the
+    // time series (one value per station and flow per step).
+    let mut flows = 0u64;
+    for (i, t) in traffic.iter().enumerate() {
+        flows += t.flow_count();
+        if flows > MAX_FLOWS {
+            return Err(at(
+                KeyPath::entry("traffic", i).join("flows"),
+                format!("the traffic makes more than {MAX_FLOWS} flows in all ({flows} so far)"),
+            ));
+        }
+    }
+    let samples = duration.as_nanos() / step.as_nanos().max(1);
+    let values = samples.saturating_mul(2 * stations.len() as u64 + flows);
+    if samples > MAX_SAMPLES || values > MAX_SERIES_VALUES {
+        return Err(at(
+            KeyPath::key("step"),
+            format!(
+                "{samples} steps of the time series x {} stations and {flows} flows are too \
+                 many to keep (at most {MAX_SAMPLES} steps and {MAX_SERIES_VALUES} values): \
+                 take a longer step",
+                stations.len()
+            ),
+        ));
+    }
     if traffic.is_empty() {
         return Err(CliError::new(format!(
             "{file}: the scenario has no traffic: add a [[traffic]] table (e.g. test = \"udp_flood\")"

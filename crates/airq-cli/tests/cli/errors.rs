@@ -238,3 +238,23 @@ fn station_counts_are_bounded_before_anything_is_made() {
         ],
     );
 }
+
+/// Flows and time-series samples are bounded before anything is made (flows = 10^7
+/// aborted allocating; step = 1e-9 aborted), naming the key.
+#[test]
+fn flows_and_samples_are_bounded_before_anything_is_made() {
+    refused(
+        &SMALL.replace(
+            "test = \"udp_flood\"",
+            "test = \"udp_flood\"\nflows = 10000000",
+        ),
+        &["traffic.0.flows: the traffic makes more than 1000000 flows in all"],
+    );
+    refused(
+        &SMALL.replace("duration = 1.0", "duration = 1.0\nstep = 1e-9"),
+        &[
+            "step: 1000000000 steps of the time series",
+            "take a longer step",
+        ],
+    );
+}
