@@ -51,7 +51,8 @@ pub(crate) fn layout<DB: DrawingBackend>(
 }
 
 /// Clears `root` and writes `title` on top and `caption` under it in smaller grey type,
-/// wrapped at spaces to the canvas width (nothing when empty); returns the area below.
+/// wrapped at spaces to the canvas width, a newline starting a new line (nothing when
+/// empty); returns the area below.
 pub(crate) fn heading<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
@@ -64,10 +65,11 @@ pub(crate) fn heading<DB: DrawingBackend>(
     let style = theme::text(theme::CAPTION_PX).color(&theme::CAPTION_COLOUR);
     let (width, _) = root.dim_in_pixel();
     let room = width.saturating_sub(2 * CAPTION_SIDE_PX);
-    for line in wrap(caption, |text| {
+    let fits = |text: &str| {
         root.estimate_text_size(text, &style)
             .map_or(true, |(w, _)| w <= room)
-    }) {
+    };
+    for line in caption.lines().flat_map(|paragraph| wrap(paragraph, fits)) {
         body = body.titled(&line, style.clone())?;
     }
     Ok(body)

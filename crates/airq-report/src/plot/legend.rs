@@ -1,6 +1,7 @@
 //! A shared legend drawn in its own strip beside the panels: one entry per station (or
 //! design) for the whole figure, so the colours read the same in every panel and no
-//! legend box hides data.
+//! legend box hides data. A legend never runs off its strip: entries that do not fit are
+//! summed up in a last line, "… and N more", and labels too wide are cut short.
 
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, DrawingBackend, PathElement, Rectangle, Text};
@@ -23,6 +24,8 @@ pub(crate) enum Marker {
     Box,
     /// A solid line through a point marker, for lines with markers at their points.
     LinePoint(PointShape),
+    /// No sample: a line of text, such as "… and 3 more".
+    Blank,
 }
 
 /// One legend entry.
@@ -76,13 +79,36 @@ pub(crate) fn fit_label<DB: DrawingBackend>(
     fit_text(area, label, &theme::text(theme::LEGEND_PX), room)
 }
 
-/// Draws `title` and the entries top-down in `area`, starting `top` pixels down.
+/// `entries` as they fit in `rows` rows: all of them if they fit, else as many as leave a
+/// row for a last line saying how many more there are.
+pub(crate) fn fit_entries(entries: &[Entry], rows: usize) -> Vec<Entry> {
+    if entries.len() <= rows {
+        return entries.to_vec();
+    }
+    let shown = rows.saturating_sub(1);
+    let mut fitted = entries[..shown].to_vec();
+    if rows > 0 {
+        let more = format!("… and {} more", entries.len() - shown);
+        fitted.push(Entry::new(more, theme::CAPTION_COLOUR, Marker::Blank));
+    }
+    fitted
+}
+
+/// Draws `title` and the entries top-down in `area`, starting `top` pixels down; entries
+/// are fitted to the area (see [`fit_entries`], [`fit_label`]).
 pub(crate) fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     title: &str,
     entries: &[Entry],
     top: i32,
 ) -> Result<(), DrawFailure> {
+    let (width, height) = area.dim_in_pixel();
+    // The title takes the first row.
+    let rows = ((height as i32 - top) / ROW_PX - 1).max(0) as usize;
+    let mut entries = fit_entries(entries, rows);
+    for entry in &mut entries {
+        entry.label = fit_label(area, &entry.label, width)?;
+    }
     let left = LEFT_PX;
     let mid = |row: i32| top + ROW_PX / 2 + row * ROW_PX;
     let label_style = theme::text(theme::LEGEND_PX).pos(Pos::new(HPos::Left, VPos::Center));
@@ -119,12 +145,46 @@ pub(crate) fn draw_legend<DB: DrawingBackend>(
                 ))?;
                 draw_point(area, shape, ((x0 + x1) / 2, y), entry.colour)?;
             }
+            Marker::Blank => {}
         }
-        area.draw(&Text::new(
-            entry.label.clone(),
-            (x1 + GAP_PX, y),
-            label_style.clone(),
-        ))?;
+        let (x, style) = match entry.marker {
+            Marker::Blank => (x0, label_style.color(&entry.colour)),
+            _ => (x1 + GAP_PX, label_style.clone()),
+        };
+        area.draw(&Text::new(entry.label.clone(), (x, y), style))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plotters::style::BLACK;
+
+    fn entries(n: usize) -> Vec<Entry> {
+        (0..n)
+            .map(|i| Entry::new(format!("s{i}"), BLACK, Marker::Line))
+            .collect()
+    }
+
+    #[test]
+    fn entries_that_fit_are_kept() {
+        let fitted = fit_entries(&entries(4), 4);
+        assert_eq!(fitted.len(), 4);
+        assert_eq!(fitted[3].label, "s3");
+        assert_eq!(fit_entries(&entries(0), 0).len(), 0);
+    }
+
+    #[test]
+    fn the_rest_is_counted_in_a_last_line() {
+        let fitted = fit_entries(&entries(30), 10);
+        assert_eq!(fitted.len(), 10);
+        assert_eq!(fitted[8].label, "s8");
+        assert_eq!(fitted[9].label, "… and 21 more");
+        assert_eq!(fitted[9].marker, Marker::Blank);
+        let fitted = fit_entries(&entries(3), 1);
+        assert_eq!(fitted.len(), 1);
+        assert_eq!(fitted[0].label, "… and 3 more");
+        assert!(fit_entries(&entries(3), 0).is_empty());
+    }
 }
