@@ -79,35 +79,99 @@ const STEP_S: f64 = 0.2;
 /// 2026-01-01T00:00:00Z, the synthetic runs' wall-clock start.
 const START_TIME_UNIX_S: f64 = 1_767_225_600.0;
 
+/// One synthetic station: its name, MAC, whether it is slow, and a factor on its share
+/// of its class's goodput.
+struct DemoStation {
+    name: String,
+    mac: String,
+    slow: bool,
+    scale: f64,
+}
+
 /// A synthetic comparison of the five designs over 30 s sampled every 0.2 s. The same
 /// `seed` always gives the same data.
 pub fn demo_comparison(seed: u64) -> Comparison {
     let mut rng = SplitMix64(seed);
+    let stations: Vec<DemoStation> = STATIONS
+        .iter()
+        .map(|&(name, mac, slow)| DemoStation {
+            name: name.to_string(),
+            mac: mac.to_string(),
+            slow,
+            scale: 1.0,
+        })
+        .collect();
     Comparison {
         scenario: "demo: 2 fast + 1 slow station".to_string(),
         caption: format!("synthetic demo data, seed {seed} · {DURATION_S:.1} s"),
         runs: SHAPES
             .iter()
-            .map(|shape| demo_run(shape, &mut rng))
+            .map(|shape| demo_run(shape, &stations, DURATION_S, STEP_S, &mut rng))
             .collect(),
     }
 }
 
-fn demo_run(shape: &DesignShape, rng: &mut SplitMix64) -> RunView {
-    let steps = (DURATION_S / STEP_S).round() as usize;
-    let busy_us = STEP_S * 1e6 * 0.97;
-    let stations: Vec<StationView> = STATIONS
+/// A synthetic crowd of `stations` stations (every tenth slow, at least one) under FIFO,
+/// airtime fairness and AQL, `duration_s` long sampled every `step_s`, with a ping per
+/// step: the demo testbed's trends spread over many stations whose goodput varies by about
+/// 30%, for drawing crowded and long figures. The same arguments give the same data.
+pub fn crowd_comparison(stations: usize, duration_s: f64, step_s: f64, seed: u64) -> Comparison {
+    let mut rng = SplitMix64(seed);
+    let slow_every = 10.min(stations.max(1));
+    let crowd: Vec<DemoStation> = (0..stations)
+        .map(|i| {
+            let slow = (i + 1) % slow_every == 0;
+            let class = if slow { "slow" } else { "fast" };
+            DemoStation {
+                name: format!("{class}{}", i + 1),
+                mac: format!("02:00:00:00:{:02x}:{:02x}", (i + 1) >> 8, (i + 1) & 0xff),
+                slow,
+                scale: (1.0 + 0.3 * rng.gauss()).clamp(0.2, 2.0),
+            }
+        })
+        .collect();
+    let designs = [&SHAPES[0], &SHAPES[3], &SHAPES[4]];
+    Comparison {
+        scenario: format!("crowd: {stations} stations"),
+        caption: format!("synthetic crowd data, seed {seed} · {duration_s:.1} s"),
+        runs: designs
+            .iter()
+            .map(|shape| demo_run(shape, &crowd, duration_s, step_s, &mut rng))
+            .collect(),
+    }
+}
+
+fn demo_run(
+    shape: &DesignShape,
+    demo_stations: &[DemoStation],
+    duration_s: f64,
+    step_s: f64,
+    rng: &mut SplitMix64,
+) -> RunView {
+    let steps = (duration_s / step_s).round() as usize;
+    let busy_us = step_s * 1e6 * 0.97;
+    let slow_count = demo_stations.iter().filter(|s| s.slow).count().max(1) as f64;
+    let fast_count = demo_stations.iter().filter(|s| !s.slow).count().max(1) as f64;
+    let stations: Vec<StationView> = demo_stations
         .iter()
-        .map(|&(name, mac, slow)| {
+        .map(|sta| {
+            let slow = sta.slow;
+            // The demo's shapes are for two fast stations and one slow one.
             let (mean_mbps, share) = if slow {
-                (shape.goodput_slow_mbps, shape.share_slow)
+                (
+                    shape.goodput_slow_mbps / slow_count * sta.scale,
+                    shape.share_slow / slow_count,
+                )
             } else {
-                (shape.goodput_fast_mbps, (1.0 - shape.share_slow) / 2.0)
+                (
+                    shape.goodput_fast_mbps * 2.0 / fast_count * sta.scale,
+                    (1.0 - shape.share_slow) / fast_count,
+                )
             };
             // TCP ramps up over the first second, then varies by ~10% around its mean.
             let download_mbps: Vec<f64> = (0..steps)
                 .map(|i| {
-                    let ramp = ((i + 1) as f64 * STEP_S).min(1.0);
+                    let ramp = ((i + 1) as f64 * step_s).min(1.0);
                     (mean_mbps * ramp * (1.0 + 0.1 * rng.gauss())).max(0.0)
                 })
                 .collect();
@@ -119,15 +183,15 @@ fn demo_run(shape: &DesignShape, rng: &mut SplitMix64) -> RunView {
             let rtt_scale = if slow { 1.3 } else { 1.0 };
             let ping_rtt_ms = (0..steps)
                 .map(|i| {
-                    let t = (i as f64 + 0.5) * STEP_S;
+                    let t = (i as f64 + 0.5) * step_s;
                     let rtt = shape.rtt_median_ms * rtt_scale * (0.35 * rng.gauss()).exp();
                     (t, rtt.max(0.3))
                 })
                 .collect();
             let goodput_mbps = download_mbps.iter().sum::<f64>() / steps as f64;
             StationView {
-                name: name.to_string(),
-                mac: mac.to_string(),
+                name: sta.name.clone(),
+                mac: sta.mac.clone(),
                 goodput_mbps,
                 airtime_share: share,
                 download_mbps,
@@ -172,8 +236,8 @@ fn demo_run(shape: &DesignShape, rng: &mut SplitMix64) -> RunView {
         .collect();
     RunView {
         config: shape.config.to_string(),
-        duration_s: DURATION_S,
-        step_s: STEP_S,
+        duration_s,
+        step_s,
         start_time_unix_s: START_TIME_UNIX_S,
         stations,
         driver_queue: Some(QueueSamples { frames, airtime_us }),
@@ -234,6 +298,24 @@ mod tests {
             assert_eq!(run.steps(), 150);
             assert_eq!(run.stations[2].download_mbps.len(), 150);
         }
+    }
+
+    #[test]
+    fn crowds_are_valid_and_shaped_like_the_demo() {
+        let c = crowd_comparison(30, 12.0, 0.5, 4);
+        c.validate().unwrap();
+        assert_eq!(c, crowd_comparison(30, 12.0, 0.5, 4));
+        for run in &c.runs {
+            assert_eq!((run.stations.len(), run.steps()), (30, 24));
+            let shares: f64 = run.stations.iter().map(|s| s.airtime_share).sum();
+            assert!((shares - 1.0).abs() < 1e-9);
+        }
+        let slow = c.runs[0]
+            .stations
+            .iter()
+            .filter(|s| s.name.starts_with("slow"));
+        assert_eq!(slow.count(), 3);
+        crowd_comparison(1, 1.0, 0.2, 1).validate().unwrap();
     }
 
     #[test]

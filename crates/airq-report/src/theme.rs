@@ -20,6 +20,10 @@ pub(crate) const AXIS_LABEL_PX: f64 = 19.0;
 pub(crate) const TICK_PX: f64 = 16.0;
 pub(crate) const LEGEND_PX: f64 = 16.0;
 
+/// How many stations can be told apart by colour: a comparison with more draws this many
+/// one by one and the rest as aggregates (see `plot/stations.rs`).
+pub(crate) const DISTINCT_STATIONS: usize = STATION_COLOURS.len();
+
 /// Colours of stations 0, 1, 2, ... (Okabe–Ito, yellow left out as too pale on white).
 const STATION_COLOURS: [RGBColor; 7] = [
     RGBColor(0x00, 0x72, 0xB2), // blue
@@ -33,6 +37,12 @@ const STATION_COLOURS: [RGBColor; 7] = [
 
 /// Colour of the "total" bar and other aggregates.
 pub(crate) const TOTAL_COLOUR: RGBColor = RGBColor(0x55, 0x55, 0x55);
+/// Colour of the stations not drawn one by one (the "others" of a crowded figure).
+pub(crate) const OTHERS_COLOUR: RGBColor = RGBColor(0xB8, 0xB8, 0xB8);
+/// Fills of the bands summarising every station of a crowded figure: its minimum to its
+/// maximum, and the middle half (first to third quartile) drawn over it.
+pub(crate) const RANGE_BAND_COLOUR: RGBColor = RGBColor(0xE4, 0xE4, 0xE4);
+pub(crate) const QUARTILE_BAND_COLOUR: RGBColor = RGBColor(0xC4, 0xC4, 0xC4);
 /// Colours of lines that are not stations or known designs: the station palette, then
 /// grey and Paul Tol's wine, olive and indigo ("Colour Schemes", SRON/EPS/TN/09-002), so
 /// that ten lines take ten colours.

@@ -2,6 +2,10 @@
 //! airtime, each segment labelled in percent; the form of Figure 3 of "Ending the
 //! Anomaly" (USENIX ATC 2017), where the performance anomaly shows as the slow station
 //! taking most of the bar and airtime fairness as equal thirds.
+//!
+//! With more stations than colours (see `stations.rs`) the bar still stacks every
+//! station, so that it sums to the whole: the chosen stations at the bottom in their
+//! colours, the others' sum above them in one grey segment.
 
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, DrawingBackend, EmptyElement, Rectangle, Text};
@@ -14,7 +18,7 @@ use super::legend::{draw_legend, Entry, Marker};
 use super::StationColours;
 use crate::canvas::{DrawFailure, Figure};
 use crate::error::ReportError;
-use crate::model::Comparison;
+use crate::model::{Comparison, StationView};
 use crate::theme;
 
 /// Width of a bar, in group slots.
@@ -45,14 +49,33 @@ impl<'c> Airtime<'c> {
         })
     }
 
-    /// The segments as (design index, bottom %, top %, colour), bottom-up per design.
+    /// The segments as (design index, bottom %, top %, colour), bottom-up per design:
+    /// the stations in the run's order, or when summarised the drawn ones in legend order
+    /// and then one segment for all the others.
     fn segments(&self) -> Vec<(usize, f64, f64, RGBColor)> {
         let mut segments = Vec::new();
         for (g, run) in self.comparison.runs.iter().enumerate() {
+            let mut shares: Vec<(f64, RGBColor)> = Vec::new();
+            if self.colours.summarised() {
+                for name in self.colours.drawn() {
+                    if let Some(sta) = run.stations.iter().find(|s| s.name == name) {
+                        shares.push((sta.airtime_share, self.colours.colour(name)));
+                    }
+                }
+                let others = run
+                    .stations
+                    .iter()
+                    .filter(|s| self.colours.drawn_position(&s.name).is_none());
+                let others: f64 = others.map(|s| s.airtime_share).sum();
+                shares.push((others, theme::OTHERS_COLOUR));
+            } else {
+                let colour = |s: &StationView| self.colours.colour(&s.name);
+                shares.extend(run.stations.iter().map(|s| (s.airtime_share, colour(s))));
+            }
             let mut bottom = 0.0;
-            for sta in &run.stations {
-                let top = bottom + sta.airtime_share * 100.0;
-                segments.push((g, bottom, top, self.colours.colour(&sta.name)));
+            for (share, colour) in shares {
+                let top = bottom + share * 100.0;
+                segments.push((g, bottom, top, colour));
                 bottom = top;
             }
         }
@@ -67,7 +90,8 @@ impl Figure for Airtime<'_> {
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawFailure> {
         let title = format!("{}: airtime share per station", self.comparison.scenario);
-        let frame = layout(root, &title, &self.comparison.caption, 1, (1, 1))?;
+        let caption = self.colours.caption(&self.comparison.caption, "in grey");
+        let frame = layout(root, &title, &caption, 1, (1, 1))?;
         let segments = self.segments();
         let top = segments.iter().map(|s| s.2).fold(100.0, f64::max);
         let names = self.comparison.runs.iter().map(|r| r.config.clone());
@@ -104,12 +128,11 @@ impl Figure for Airtime<'_> {
             EmptyElement::at((g as f64, (lo + hi) / 2.0))
                 + Text::new(format!("{:.0}%", hi - lo), (0, 0), style)
         }))?;
-        let entries: Vec<Entry> = self
-            .colours
-            .names()
-            .iter()
-            .map(|n| Entry::new(n.clone(), self.colours.colour(n), Marker::Box))
-            .collect();
+        let mut entries = self.colours.entries(Marker::Box);
+        if self.colours.summarised() {
+            let others = format!("others ({})", self.colours.others());
+            entries.push(Entry::new(others, theme::OTHERS_COLOUR, Marker::Box));
+        }
         draw_legend(&frame.legend, "Station", &entries, 40)
     }
 }
@@ -141,6 +164,20 @@ mod tests {
             assert_eq!(of[0].1, 0.0);
             assert!(of.windows(2).all(|w| w[0].2 == w[1].1));
             assert!((of[2].2 - 100.0).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn a_crowd_stacks_the_drawn_stations_under_the_others() {
+        let c = crate::demo::crowd_comparison(30, 5.0, 0.5, 2);
+        let figure = Airtime::new(&c).unwrap();
+        let segments = figure.segments();
+        assert_eq!(segments.len(), 3 * (theme::DISTINCT_STATIONS + 1));
+        for g in 0..3 {
+            let of: Vec<_> = segments.iter().filter(|s| s.0 == g).collect();
+            assert!(of.windows(2).all(|w| w[0].2 == w[1].1));
+            assert!((of.last().unwrap().2 - 100.0).abs() < 1e-9);
+            assert_eq!(of.last().unwrap().3, theme::OTHERS_COLOUR);
         }
     }
 

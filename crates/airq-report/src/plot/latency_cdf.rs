@@ -7,10 +7,14 @@
 //! `pings_sent`, else its replies), drawn as its exact step function: a lost ping is an
 //! RTT larger than any, so a curve with loss stops below 1, at the fraction answered
 //! (flent's convention), rather than pretending the replies were all the pings.
+//!
+//! With more stations than colours (see `stations.rs`) each panel draws the chosen
+//! stations' curves over the pooled CDF of every station's pings, normalised the same
+//! way: over all pings sent by all stations.
 
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
-use plotters::prelude::{DrawingArea, DrawingBackend, LineSeries};
+use plotters::prelude::{DashedLineSeries, DrawingArea, DrawingBackend, LineSeries};
 use plotters::style::Color;
 
 use super::axis::LogAxis;
@@ -19,7 +23,7 @@ use super::legend::{draw_legend, Entry, Marker};
 use super::StationColours;
 use crate::canvas::{DrawFailure, Figure};
 use crate::error::ReportError;
-use crate::model::Comparison;
+use crate::model::{Comparison, StationView};
 use crate::theme;
 
 /// The latency CDF figure.
@@ -61,13 +65,10 @@ impl Figure for LatencyCdf<'_> {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawFailure> {
         let title = format!("{}: ping RTT CDF", self.comparison.scenario);
         let panels = self.comparison.runs.len();
-        let frame = layout(
-            root,
-            &title,
-            &self.comparison.caption,
-            panels,
-            theme::grid_shape(panels),
-        )?;
+        let caption = self
+            .colours
+            .caption(&self.comparison.caption, "in the pooled CDF");
+        let frame = layout(root, &title, &caption, panels, theme::grid_shape(panels))?;
         for (run, panel) in self.comparison.runs.iter().zip(&frame.panels) {
             let y: RangedCoordf64 = (0.0..1.0).into();
             let mut chart = chart_in(panel, &run.config, self.x_axis, y)?;
@@ -86,23 +87,46 @@ impl Figure for LatencyCdf<'_> {
                 draw_note(&chart, "no ping replies")?;
             }
             for sta in &run.stations {
-                let rtts: Vec<f64> = sta.ping_rtt_ms.iter().map(|p| p.1).collect();
-                let sent = sta.pings_sent.map_or(rtts.len(), |n| n as usize);
+                if self.colours.drawn_position(&sta.name).is_none() {
+                    continue;
+                }
+                let (rtts, sent) = pooled([sta]);
                 let colour = self.colours.colour(&sta.name);
                 chart.draw_series(LineSeries::new(
                     ecdf_steps(&rtts, sent),
                     colour.stroke_width(2),
                 ))?;
             }
+            if self.colours.summarised() {
+                // Dashed on top: the stations' curves would hide a solid line under them.
+                let (rtts, sent) = pooled(run.stations.iter());
+                chart.draw_series(DashedLineSeries::new(
+                    ecdf_steps(&rtts, sent),
+                    10,
+                    6,
+                    theme::TOTAL_COLOUR.stroke_width(3),
+                ))?;
+            }
         }
-        let entries: Vec<Entry> = self
-            .colours
-            .names()
-            .iter()
-            .map(|n| Entry::new(n.clone(), self.colours.colour(n), Marker::Line))
-            .collect();
+        let mut entries = self.colours.entries(Marker::Line);
+        if self.colours.summarised() {
+            let all = format!("all {} pooled", self.colours.names().len());
+            entries.push(Entry::new(all, theme::TOTAL_COLOUR, Marker::Dashed));
+        }
         draw_legend(&frame.legend, "Station", &entries, 40)
     }
+}
+
+/// The RTTs of `stations`' ping replies and the number of pings they sent (their
+/// `pings_sent`, else their replies).
+fn pooled<'s>(stations: impl IntoIterator<Item = &'s StationView>) -> (Vec<f64>, usize) {
+    let mut rtts = Vec::new();
+    let mut sent = 0;
+    for sta in stations {
+        rtts.extend(sta.ping_rtt_ms.iter().map(|p| p.1));
+        sent += sta.pings_sent.map_or(sta.ping_rtt_ms.len(), |n| n as usize);
+    }
+    (rtts, sent)
 }
 
 /// The empirical CDF of `samples` out of `total` (the others lost, larger than any) as
@@ -147,6 +171,21 @@ mod tests {
         assert_eq!(ecdf_at(&samples, 3.0), 0.4);
         assert!(ecdf_steps(&[], 0).is_empty());
         assert!(ecdf_steps(&[], 4).is_empty());
+    }
+
+    #[test]
+    fn pooled_pings_are_normalised_over_all_sent() {
+        let station = |rtts: &[f64], sent| StationView {
+            ping_rtt_ms: rtts.iter().map(|&r| (0.0, r)).collect(),
+            pings_sent: sent,
+            ..StationView::default()
+        };
+        let a = station(&[1.0, 2.0], Some(4));
+        let b = station(&[3.0], None);
+        let (rtts, sent) = pooled([&a, &b]);
+        assert_eq!((rtts, sent), (vec![1.0, 2.0, 3.0], 5));
+        let steps = ecdf_steps(&[1.0, 2.0, 3.0], 5);
+        assert_eq!(steps.last().unwrap().1, 0.6);
     }
 
     #[test]

@@ -8,6 +8,11 @@
 //! series; and the driver queue depth histograms of the Airtime Queue Limits work (Kazior
 //! & Yan's AQL; Figures 4–5 of the AQL paper in the seeds). A parameter sweep is not a
 //! comparison and has its own entry point, [`draw_sweep`] (see `sweep.rs`).
+//!
+//! Every comparison figure follows one rule for many stations (`stations.rs`): past the
+//! seven the palette tells apart, it draws the three lowest, the median and the three
+//! highest by goodput under the first design, shows every station in an aggregate (box
+//! plots, bands, a pooled CDF, a grey "others" segment) and says so under its caption.
 
 mod airtime;
 mod axis;
@@ -17,18 +22,17 @@ mod layout;
 mod legend;
 mod marker;
 mod queue_depth;
+mod stations;
 mod sweep;
 mod timeseries;
 
 use std::path::Path;
 
-use plotters::style::RGBColor;
-
 use crate::canvas::{self, Format};
 use crate::error::ReportError;
 use crate::model::Comparison;
-use crate::theme;
 
+pub(crate) use stations::StationColours;
 pub use sweep::{draw_sweep, SweepAxis, SweepFigure, SweepLine, SweepPoint};
 
 /// A figure this crate can draw.
@@ -101,40 +105,6 @@ pub fn draw(kind: PlotKind, comparison: &Comparison, path: &Path) -> Result<(), 
         PlotKind::Airtime => canvas::render(&airtime::Airtime::new(comparison)?, path),
         PlotKind::Timeseries => canvas::render(&timeseries::Timeseries::new(comparison)?, path),
         PlotKind::QueueDepth => canvas::render(&queue_depth::QueueDepth::new(comparison)?, path),
-    }
-}
-
-/// Station names of a comparison in order of first appearance; a station's colour is its
-/// position here, so it is the same in every design's panel.
-pub(crate) struct StationColours {
-    names: Vec<String>,
-}
-
-impl StationColours {
-    pub(crate) fn of(comparison: &Comparison) -> Self {
-        let mut names: Vec<String> = Vec::new();
-        for sta in comparison.runs.iter().flat_map(|r| &r.stations) {
-            if !names.contains(&sta.name) {
-                names.push(sta.name.clone());
-            }
-        }
-        StationColours { names }
-    }
-
-    /// The colour of the station called `name` (black for a name not in the comparison).
-    pub(crate) fn colour(&self, name: &str) -> RGBColor {
-        self.index(name)
-            .map_or(RGBColor(0, 0, 0), theme::station_colour)
-    }
-
-    /// The station's position in first-appearance order.
-    pub(crate) fn index(&self, name: &str) -> Option<usize> {
-        self.names.iter().position(|n| n == name)
-    }
-
-    /// All names, in order.
-    pub(crate) fn names(&self) -> &[String] {
-        &self.names
     }
 }
 

@@ -1,10 +1,12 @@
 //! Rendering tests: every kind draws PNG and SVG from the demo data, bad input and paths
-//! come back as errors, and the same input gives the same bytes.
+//! come back as errors, the same input gives the same bytes, and crowded and long
+//! comparisons keep every text on the canvas.
 
 use std::path::PathBuf;
 
 use super::*;
-use crate::demo::demo_comparison;
+use crate::demo::{crowd_comparison, demo_comparison};
+use crate::theme;
 
 fn out_dir(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("airq-report-{}-{test}", std::process::id()));
@@ -222,5 +224,135 @@ fn odd_shapes_render() {
             assert!(std::fs::metadata(&path).unwrap().len() > 10_000);
         }
     }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// An SVG attribute's value in the text of one element.
+fn attribute<'s>(element: &'s str, name: &str) -> Option<&'s str> {
+    let start = element.find(&format!(" {name}=\""))? + name.len() + 3;
+    let len = element[start..].find('"')?;
+    Some(&element[start..start + len])
+}
+
+/// Each `<text>` of an SVG with the box it covers, (left, top, right, bottom) in pixels,
+/// estimated at 0.55 em a character (DejaVu Sans averages about that) and from the
+/// anchor and baseline plotters writes; rotated text is taken along its length on y.
+fn svg_text_boxes(svg: &str) -> Vec<(String, [f64; 4])> {
+    let mut boxes = Vec::new();
+    for chunk in svg.split("<text").skip(1) {
+        let element = &chunk[..chunk.find('>').unwrap()];
+        let body = &chunk[element.len() + 1..chunk.find("</text>").unwrap()];
+        let text = body.trim().to_string();
+        let number = |name: &str| attribute(element, name).unwrap().parse::<f64>().unwrap();
+        let (x, y, size) = (number("x"), number("y"), number("font-size"));
+        let length = 0.55 * size * text.chars().count() as f64;
+        let (before, after) = match attribute(element, "text-anchor") {
+            Some("middle") => (length / 2.0, length / 2.0),
+            Some("end") => (length, 0.0),
+            _ => (0.0, length),
+        };
+        let (above, below) = match attribute(element, "dy") {
+            Some("0.76em") => (0.0, size),
+            Some("-0.5ex") => (size, 0.0),
+            _ => (size / 2.0, size / 2.0),
+        };
+        let rect = if element.contains("rotate(") {
+            // Turned a quarter: its length runs along y, centred or ending at the anchor.
+            [x, y - before.max(after), x, y + before.max(after)]
+        } else {
+            [x - before, y - above, x + after, y + below]
+        };
+        boxes.push((text, rect));
+    }
+    boxes
+}
+
+/// Panics naming every text of `svg` that is not inside its canvas.
+fn assert_texts_inside(svg: &str, what: &str) {
+    let width = attribute(svg, "width").unwrap().parse::<f64>().unwrap();
+    let height = attribute(svg, "height").unwrap().parse::<f64>().unwrap();
+    let outside: Vec<_> = svg_text_boxes(svg)
+        .into_iter()
+        .filter(|(_, [l, t, r, b])| *l < 0.0 || *t < 0.0 || *r > width || *b > height)
+        .collect();
+    assert!(
+        outside.is_empty(),
+        "{what}: text outside {width}x{height}: {outside:?}"
+    );
+}
+
+#[test]
+fn crowded_comparisons_render_with_every_text_on_the_canvas() {
+    let dir = out_dir("crowds");
+    for stations in [30, 100] {
+        let c = crowd_comparison(stations, 30.0, 0.2, 3);
+        for kind in PlotKind::ALL {
+            let what = format!("{stations} stations, {}", kind.name());
+            let png = dir.join(format!("{stations}-{}.png", kind.name()));
+            draw(kind, &c, &png).unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert!(is_png(&std::fs::read(&png).unwrap()), "{what}");
+            let path = dir.join(format!("{stations}-{}.svg", kind.name()));
+            draw(kind, &c, &path).unwrap_or_else(|e| panic!("{what}: {e}"));
+            let svg = std::fs::read_to_string(&path).unwrap();
+            assert_texts_inside(&svg, &what);
+            let texts = svg_texts(&svg);
+            if kind != PlotKind::QueueDepth {
+                let note = format!("{stations} stations: 7 drawn (the 3 lowest,");
+                assert!(
+                    texts.iter().any(|t| t.starts_with(&note)),
+                    "{what}: no note"
+                );
+                // Only the drawn stations are named, not the crowd.
+                let named = texts.iter().filter(|t| t.starts_with("fast")).count();
+                assert!(named <= theme::DISTINCT_STATIONS, "{what}: {named} named");
+            }
+        }
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn few_stations_have_no_note_and_a_legend_entry_each() {
+    let dir = out_dir("few");
+    let c = demo_comparison(1);
+    let path = dir.join("cdf.svg");
+    draw(PlotKind::LatencyCdf, &c, &path).unwrap();
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert_texts_inside(&svg, "demo");
+    let texts = svg_texts(&svg);
+    assert!(!texts.iter().any(|t| t.contains("drawn")));
+    for name in ["fast1", "fast2", "slow"] {
+        assert!(texts.iter().any(|t| t == name), "no {name}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// A long run (an hour at 0.2 s steps) draws its pings as medians per time bin, and the
+/// legend of a full column of designs ends in "… and N more" rather than off the canvas.
+#[test]
+fn long_runs_and_tall_legends_stay_inside() {
+    let dir = out_dir("long");
+    let c = crowd_comparison(10, 3000.0, 0.2, 5);
+    let path = dir.join("timeseries.svg");
+    draw(PlotKind::Timeseries, &c, &path).unwrap();
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert_texts_inside(&svg, "long timeseries");
+    assert!(svg_texts(&svg).contains(&"Ping RTT (ms), median per 50 s".to_string()));
+
+    let mut c = demo_comparison(1);
+    for i in 0..30 {
+        let mut run = c.runs[0].clone();
+        run.config = format!("design{i}");
+        c.runs.push(run);
+    }
+    c.runs.truncate(32);
+    let path = dir.join("queue_depth.svg");
+    draw(PlotKind::QueueDepth, &c, &path).unwrap();
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert_texts_inside(&svg, "32 designs");
+    let texts = svg_texts(&svg);
+    assert!(texts
+        .iter()
+        .any(|t| t.starts_with("… and ") && t.ends_with(" more")));
     std::fs::remove_dir_all(dir).unwrap();
 }
