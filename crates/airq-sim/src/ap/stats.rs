@@ -47,6 +47,7 @@ fn cause_index(cause: DropCause) -> usize {
         DropCause::FqCodel => 3,
         DropCause::QueueFull => 4,
         DropCause::RetryLimit => 5,
+        DropCause::WireQueue => 6,
     }
 }
 

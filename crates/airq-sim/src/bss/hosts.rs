@@ -7,6 +7,7 @@ use super::tcp_flows::Connection;
 use super::{Event, Simulation};
 use crate::apps::traffic::{App, Direction, FlowSpec, UDP_IP_HEADER_BYTES};
 use crate::apps::voip_stats::VoipStats;
+use crate::mac::txpath::DropCause;
 use crate::metrics::RttSample;
 use crate::net::flow_hash::{flow_hash, FiveTuple, PROTO_ICMP, PROTO_TCP, PROTO_UDP};
 use crate::net::packet::{FlowIndex, NodeId, Payload, SimPacket};
@@ -165,9 +166,15 @@ impl Simulation {
 
     fn wire_send(&mut self, dir: usize, packet: SimPacket) {
         let link = self.scenario.wired;
-        if let Some(t) = self.wire[dir].send(&link, self.now, packet) {
-            self.events
-                .schedule_in_lane(dir, t, Event::WireArrival(dir));
+        match self.wire[dir].send(&link, self.now, packet) {
+            Ok(Some(t)) => self
+                .events
+                .schedule_in_lane(dir, t, Event::WireArrival(dir)),
+            Ok(None) => {}
+            Err(dropped) => {
+                self.metrics.stations[dropped.station.index()].drops
+                    [DropCause::WireQueue as usize] += 1;
+            }
         }
     }
 

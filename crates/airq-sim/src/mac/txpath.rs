@@ -22,16 +22,19 @@ pub enum DropCause {
     QueueFull,
     /// Failed transmissions reached the retry limit.
     RetryLimit,
+    /// The wired link's transmit queue was full (a sender faster than the link).
+    WireQueue,
 }
 
 impl DropCause {
-    pub const ALL: [DropCause; 6] = [
+    pub const ALL: [DropCause; 7] = [
         DropCause::QdiscOverlimit,
         DropCause::QdiscCodel,
         DropCause::FqOverlimit,
         DropCause::FqCodel,
         DropCause::QueueFull,
         DropCause::RetryLimit,
+        DropCause::WireQueue,
     ];
 
     pub fn name(self) -> &'static str {
@@ -42,6 +45,7 @@ impl DropCause {
             DropCause::FqCodel => "fq_codel",
             DropCause::QueueFull => "queue_full",
             DropCause::RetryLimit => "retry_limit",
+            DropCause::WireQueue => "wire_queue",
         }
     }
 }

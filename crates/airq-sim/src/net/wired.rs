@@ -1,7 +1,10 @@
 //! The wired link between the server and the AP: in each direction packets are
 //! serialised one after another at the link rate, then travel the one-way delay, so they
 //! arrive in the order sent. Each direction holds its packets in flight in a FIFO and
-//! the event loop needs one event per arrival, scheduled for the head.
+//! the event loop needs one event per arrival, scheduled for the head. Like a real
+//! NIC's transmit queue, a direction holds at most `tx_queue_packets` packets waiting
+//! to be serialised; a packet beyond that is dropped (a sender faster than its link
+//! cannot grow the simulator's memory without limit).
 
 use crate::net::packet::SimPacket;
 use airq::{Duration, Instant};
@@ -12,20 +15,27 @@ pub const TOWARDS_AP: usize = 0;
 /// Index of the direction from the AP to the server.
 pub const TOWARDS_SERVER: usize = 1;
 
+/// Linux's transmit queue length of an Ethernet device (`DEFAULT_TX_QUEUE_LEN`,
+/// include/linux/netdevice.h, set by `ether_setup`), packets.
+pub const DEFAULT_TX_QUEUE_PACKETS: usize = 1000;
+
 /// The wired link between the server and the AP.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WiredLink {
     pub rate_bps: u64,
     /// One-way propagation delay.
     pub delay: Duration,
+    /// Packets a direction holds waiting to be serialised, at most.
+    pub tx_queue_packets: usize,
 }
 
 impl Default for WiredLink {
-    /// 1 Gbit/s, 1 ms: a LAN testbed.
+    /// 1 Gbit/s, 1 ms: a LAN testbed; Linux's transmit queue.
     fn default() -> Self {
         WiredLink {
             rate_bps: 1_000_000_000,
             delay: Duration::from_millis(1),
+            tx_queue_packets: DEFAULT_TX_QUEUE_PACKETS,
         }
     }
 }
@@ -48,12 +58,24 @@ pub struct WireDirection {
 impl WireDirection {
     /// Puts `packet` on the wire at `now`; returns its arrival time if it is the only
     /// packet in flight (the caller schedules the arrival), `None` if an earlier
-    /// arrival is already scheduled.
-    pub fn send(&mut self, link: &WiredLink, now: Instant, packet: SimPacket) -> Option<Instant> {
+    /// arrival is already scheduled; the packet back if the transmit queue is full.
+    pub fn send(
+        &mut self,
+        link: &WiredLink,
+        now: Instant,
+        packet: SimPacket,
+    ) -> Result<Option<Instant>, SimPacket> {
+        // Packets not yet serialised: those whose arrival is more than a delay away.
+        let serialised = self
+            .in_flight
+            .partition_point(|(arrival, _)| *arrival <= now + link.delay);
+        if self.in_flight.len() - serialised >= link.tx_queue_packets {
+            return Err(packet);
+        }
         self.free_at = self.free_at.max(now) + link.serialization(packet.len_bytes);
         let arrival = self.free_at + link.delay;
         self.in_flight.push_back((arrival, packet));
-        (self.in_flight.len() == 1).then_some(arrival)
+        Ok((self.in_flight.len() == 1).then_some(arrival))
     }
 
     /// Takes the packet at the head (the one arriving now) and the arrival time of
@@ -64,5 +86,49 @@ impl WireDirection {
             .pop_front()
             .expect("an arrival was scheduled");
         (packet, self.in_flight.front().map(|(t, _)| *t))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::packet::{FlowIndex, Payload};
+    use airq::{Ecn, StationId, Tid};
+
+    fn packet(id: u64) -> SimPacket {
+        SimPacket {
+            id,
+            flow: FlowIndex(0),
+            station: StationId(0),
+            uplink: false,
+            relay_to: None,
+            len_bytes: 1500,
+            tid: Tid::new(0).unwrap(),
+            flow_hash: 0,
+            ecn: Ecn::NotEct,
+            created: Instant::ZERO,
+            payload: Payload::Udp,
+            enqueue_time: Instant::ZERO,
+            airtime_est_us: 0,
+        }
+    }
+
+    /// A burst faster than the link fills the transmit queue and no more; the queue
+    /// takes packets again as it drains (12 µs per 1500 bytes at 1 Gbit/s).
+    #[test]
+    fn the_transmit_queue_holds_its_limit_and_drains_at_the_link_rate() {
+        let link = WiredLink::default();
+        let mut wire = WireDirection::default();
+        let at = Instant::ZERO;
+        let sent = (0..3000)
+            .filter(|&i| wire.send(&link, at, packet(i)).is_ok())
+            .count();
+        assert_eq!(sent, DEFAULT_TX_QUEUE_PACKETS);
+        // 120 µs later ten packets have been serialised: ten more fit, not eleven.
+        let later = at + Duration::from_micros(120);
+        let more = (0..11)
+            .filter(|&i| wire.send(&link, later, packet(5000 + i)).is_ok())
+            .count();
+        assert_eq!(more, 10);
     }
 }
