@@ -296,6 +296,7 @@ mod tests {
                 airtime: vec![ms(3), ms(4)],
                 airtime_up: vec![ms(1), ms(0)],
                 flow_rx_bytes: vec![1, 2],
+                flow_tcp: vec![None, None],
                 ap: QueueDepth {
                     queued_packets: 7,
                     driver_frames: 8,

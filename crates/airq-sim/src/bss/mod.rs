@@ -634,6 +634,11 @@ impl Simulation {
                     airtime: m.stations.iter().map(StationMetrics::airtime).collect(),
                     airtime_up: m.stations.iter().map(|s| s.airtime_up).collect(),
                     flow_rx_bytes: m.flows.iter().map(|f| f.rx_bytes).collect(),
+                    flow_tcp: self
+                        .flows
+                        .iter()
+                        .map(tcp_flows::tcp_sender_sample)
+                        .collect(),
                     ap,
                 });
             }

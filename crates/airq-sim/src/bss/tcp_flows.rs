@@ -5,8 +5,10 @@
 //! an endpoint's earliest deadline is armed after every interaction, and a timer that
 //! fires early (the deadline moved) just re-arms.
 
+use super::hosts::FlowState;
 use super::{Event, Simulation};
 use crate::apps::traffic::{App, Direction};
+use crate::metrics::TcpSenderSample;
 use crate::net::packet::{Payload, SimPacket};
 use crate::transport::tcp::{Outgoing, Segment, TcpEndpoint, TcpState};
 use airq::{Ecn, Instant};
@@ -59,6 +61,42 @@ impl Connection {
         self.delivered[side as usize] = now;
         new
     }
+}
+
+/// The state of `flow`'s TCP sender for the time series ([`TcpSenderSample`]): the sending
+/// end (the server's of a download or of web responses, the station's of an upload) of
+/// its most recently opened connection among those that are open; `None` for a flow
+/// without TCP, before its sender is established and after its connections closed.
+pub(super) fn tcp_sender_sample(flow: &FlowState) -> Option<TcpSenderSample> {
+    let sender = match flow.spec.app {
+        App::Tcp { .. } => match flow.spec.direction {
+            Direction::Downlink => Side::Server,
+            Direction::Uplink => Side::Station,
+        },
+        App::Http { .. } => Side::Server,
+        _ => return None,
+    };
+    let open = |state| {
+        matches!(
+            state,
+            TcpState::Established
+                | TcpState::FinWait
+                | TcpState::CloseWait
+                | TcpState::Closing
+                | TcpState::LastAck
+        )
+    };
+    let end = flow
+        .conns
+        .iter()
+        .rev()
+        .map(|c| &c.ends[sender as usize])
+        .find(|end| open(end.state()))?;
+    Some(TcpSenderSample {
+        cwnd_segments: end.cwnd(),
+        cwnd_bytes: u64::from(end.cwnd()) * u64::from(end.mss()),
+        srtt: end.srtt(),
+    })
 }
 
 impl Simulation {

@@ -242,7 +242,24 @@ pub struct Sample {
     pub airtime_up: Vec<Duration>,
     /// Cumulative application bytes received per flow ([`FlowMetrics::rx_bytes`]).
     pub flow_rx_bytes: Vec<u64>,
+    /// Per flow, the state of its TCP sender at the sample, as `ss -ti` shows a socket;
+    /// `None` for a flow without TCP, or whose sender has no open connection.
+    pub flow_tcp: Vec<Option<TcpSenderSample>>,
     pub ap: QueueDepth,
+}
+
+/// The sending end of a flow's TCP connection at one instant: the server's end of a
+/// download, the station's of an upload. A web flow has several connections, one after
+/// another or in parallel; its sample is the server's end (which sends the responses) of
+/// the most recently opened connection that is open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TcpSenderSample {
+    /// Congestion window, segments (Linux `snd_cwnd`, `ss`'s `cwnd:`).
+    pub cwnd_segments: u32,
+    /// Congestion window, bytes: `cwnd_segments` × the connection's MSS.
+    pub cwnd_bytes: u64,
+    /// Smoothed RTT (`ss`'s `rtt:`), once the sender has taken a sample.
+    pub srtt: Option<Duration>,
 }
 
 /// Everything a run measured.

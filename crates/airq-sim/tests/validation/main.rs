@@ -9,6 +9,7 @@ mod ping;
 mod saturated;
 mod stalls;
 mod tcp_anomaly;
+mod tcp_series;
 mod udp_flood;
 mod voip;
 mod warmup;

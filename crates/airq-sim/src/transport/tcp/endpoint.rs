@@ -248,6 +248,12 @@ impl TcpEndpoint {
         self.window.cwnd
     }
 
+    /// Smoothed RTT (RFC 6298 §2; Linux `srtt`, which `ss` shows as `rtt:`), once a
+    /// sample has been taken.
+    pub fn srtt(&self) -> Option<airq::Duration> {
+        self.rtt.srtt()
+    }
+
     /// Slow-start threshold in segments (`0x7fffffff` before the first reduction, as
     /// Linux's `TCP_INFINITE_SSTHRESH`).
     pub fn ssthresh(&self) -> u32 {
