@@ -246,6 +246,11 @@ fn series(metrics: &Metrics) -> Series {
         s.airtime_up_s
             .push(sample.airtime_up.iter().map(|a| a.as_secs_f64()).collect());
         s.flow_rx_bytes.push(sample.flow_rx_bytes.clone());
+        let tcp = &sample.flow_tcp;
+        s.flow_tcp_cwnd
+            .push(tcp.iter().map(|t| t.map(|t| t.cwnd_segments)).collect());
+        s.flow_tcp_rtt_ms
+            .push(tcp.iter().map(|t| t.and_then(|t| t.srtt).map(ms)).collect());
         s.ap_queued_packets.push(sample.ap.queued_packets);
         s.ap_driver_frames.push(sample.ap.driver_frames);
         s.ap_driver_airtime_ms.push(ms(sample.ap.driver_airtime));
@@ -258,7 +263,7 @@ mod tests {
     use super::*;
     use crate::scenario::parse;
     use airq::Duration;
-    use airq_sim::metrics::{FlowMetrics, QueueDepth, Sample};
+    use airq_sim::metrics::{FlowMetrics, QueueDepth, Sample, TcpSenderSample};
 
     const TEXT: &str = "name = \"t\"\nduration = 2.0\nstep = 1.0\n[[station]]\nname = \"a\"\n\
         standard = \"ht\"\nmcs = 7\n[[station]]\nname = \"b\"\nstandard = \"ht\"\nmcs = 0\n\
@@ -296,7 +301,14 @@ mod tests {
                 airtime: vec![ms(3), ms(4)],
                 airtime_up: vec![ms(1), ms(0)],
                 flow_rx_bytes: vec![1, 2],
-                flow_tcp: vec![None, None],
+                flow_tcp: vec![
+                    Some(TcpSenderSample {
+                        cwnd_segments: 42,
+                        cwnd_bytes: 42 * 1448,
+                        srtt: Some(Duration::from_micros(12_500)),
+                    }),
+                    None,
+                ],
                 ap: QueueDepth {
                     queued_packets: 7,
                     driver_frames: 8,
@@ -333,6 +345,9 @@ mod tests {
         assert_eq!(r.series.airtime_s, [[0.003, 0.004]]);
         assert_eq!(r.series.airtime_up_s, [[0.001, 0.0]]);
         assert_eq!(r.series.ap_driver_airtime_ms, [1.5]);
+        // The second flow (a UDP flood) has no TCP sender: null.
+        assert_eq!(r.series.flow_tcp_cwnd, [[Some(42), None]]);
+        assert_eq!(r.series.flow_tcp_rtt_ms, [[Some(12.5), None]]);
         assert_eq!(
             (r.metadata.events, r.metadata.duration_s, r.metadata.step_s),
             (99, 2.0, 1.0)

@@ -193,11 +193,25 @@ impl PerStep {
                 s.flow_rx_bytes.iter().map(Vec::len).collect(),
                 flows,
             ),
+            (
+                "flow_tcp_cwnd",
+                s.flow_tcp_cwnd.iter().map(Vec::len).collect(),
+                flows,
+            ),
+            (
+                "flow_tcp_rtt_ms",
+                s.flow_tcp_rtt_ms.iter().map(Vec::len).collect(),
+                flows,
+            ),
         ];
         for (field, lens, width) in rows {
-            // Per-flow bytes and uplink airtime may be absent as a whole (files that did
-            // not record them).
-            if matches!(field, "flow_rx_bytes" | "airtime_up_s") && lens.is_empty() {
+            // Per-flow bytes, uplink airtime and the TCP senders' state may be absent as
+            // a whole (files that did not record them).
+            let optional = matches!(
+                field,
+                "flow_rx_bytes" | "airtime_up_s" | "flow_tcp_cwnd" | "flow_tcp_rtt_ms"
+            );
+            if optional && lens.is_empty() {
                 continue;
             }
             if lens.len() != s.t_s.len() {

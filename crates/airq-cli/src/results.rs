@@ -301,6 +301,18 @@ pub struct Series {
     pub airtime_up_s: Vec<Vec<f64>>,
     /// Per sample, per flow: application bytes delivered.
     pub flow_rx_bytes: Vec<Vec<u64>>,
+    /// Per sample, per flow: the congestion window of the flow's TCP sender, segments
+    /// (`ss`'s `cwnd:`): the server's end of a download or of a web flow's responses
+    /// (its most recently opened open connection), the station's of an upload. `null`
+    /// for a flow without TCP, or without an established connection at the sample.
+    /// Empty in files written before it was recorded.
+    #[serde(default)]
+    pub flow_tcp_cwnd: Vec<Vec<Option<u32>>>,
+    /// Per sample, per flow: the smoothed RTT of that sender, ms (`ss`'s `rtt:`); `null`
+    /// where `flow_tcp_cwnd` is, and before the sender's first RTT sample. Empty in
+    /// files written before it was recorded.
+    #[serde(default)]
+    pub flow_tcp_rtt_ms: Vec<Vec<Option<f64>>>,
     /// Packets in the AP's qdisc and MAC queues.
     pub ap_queued_packets: Vec<u64>,
     /// Frames handed to the driver or firmware and not yet completed, and their airtime.

@@ -6,6 +6,9 @@
 //!   TCP connections have;
 //! - per-step goodput from the differences of the flow's cumulative
 //!   `series.flow_rx_bytes` (none for files without per-flow bytes);
+//! - its TCP sender's congestion window and smoothed RTT at each sample from
+//!   `series.flow_tcp_cwnd` and `series.flow_tcp_rtt_ms` (none for a flow that never
+//!   had one, and for files without them);
 //! - web page loads at their completion: the simulator starts a flow's first page at the
 //!   flow's start and each next one a think time after the last completed
 //!   (`airq_sim::bss::http`), so page k completes at start + the first k load times +
@@ -70,9 +73,21 @@ pub(super) fn flow_views(r: &ResultsFile, per_step: &PerStep) -> Result<Vec<Flow
                     jitter_ms: v.jitter_ms,
                     mos: v.mos,
                 }),
+                tcp_cwnd: column(&r.series.flow_tcp_cwnd, i),
+                tcp_rtt_ms: column(&r.series.flow_tcp_rtt_ms, i),
             })
         })
         .collect()
+}
+
+/// Flow `i`'s values of a per-sample, per-flow series; empty when it has none at all (a
+/// flow without TCP, a file without the series).
+fn column<T: Copy>(rows: &[Vec<Option<T>>], i: usize) -> Vec<Option<T>> {
+    let values: Vec<Option<T>> = rows.iter().map(|row| row[i]).collect();
+    if values.iter().all(Option::is_none) {
+        return Vec::new();
+    }
+    values
 }
 
 /// Per flow, its page loads as (completion s, load time s); empty for other flows.

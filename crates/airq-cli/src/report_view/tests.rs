@@ -110,6 +110,9 @@ fn results(config: &str) -> ResultsFile {
             airtime_s: vec![vec![0.1, 0.1], vec![0.3, 0.4]],
             airtime_up_s: vec![vec![0.0, 0.08], vec![0.0, 0.18]],
             flow_rx_bytes: vec![vec![1000, 50, 100, 10, 0], vec![2500, 100, 300, 20, 0]],
+            // As a file written before the TCP senders' state was recorded.
+            flow_tcp_cwnd: Vec::new(),
+            flow_tcp_rtt_ms: Vec::new(),
             ap_queued_packets: vec![0, 0],
             ap_driver_frames: vec![0, 0],
             ap_driver_airtime_ms: vec![0.0, 0.0],
@@ -182,6 +185,51 @@ fn without_per_flow_bytes_the_stations_ip_bytes_are_split_by_its_flows_goodput()
     // down.
     close(&b.download_mbps, &[mbps(50.0), mbps(50.0)]);
     close(&b.upload_mbps, &[mbps(150.0), mbps(150.0)]);
+}
+
+#[test]
+fn tcp_senders_state_is_the_flows_column_and_absent_without_tcp() {
+    let v = run_view(&results("fifo")).unwrap();
+    assert!(v.flows.iter().all(|f| f.tcp_cwnd.is_empty()), "older file");
+    let mut r = results("fifo");
+    r.flows[0].test = "tcp_download".into();
+    r.series.flow_tcp_cwnd = vec![
+        vec![Some(10), None, None, None, None],
+        vec![Some(14), None, None, None, None],
+    ];
+    r.series.flow_tcp_rtt_ms = vec![vec![None; 5], vec![Some(3.5), None, None, None, None]];
+    // Flows without TCP are `null` in the file; files without the series still load.
+    let mut json = serde_json::to_value(&r).unwrap();
+    assert_eq!(
+        json["series"]["flow_tcp_cwnd"][1],
+        serde_json::json!([14, null, null, null, null])
+    );
+    let series = json["series"].as_object_mut().unwrap();
+    series.remove("flow_tcp_cwnd");
+    series.remove("flow_tcp_rtt_ms");
+    let older: ResultsFile = serde_json::from_value(json).unwrap();
+    assert!(older.series.flow_tcp_cwnd.is_empty() && older.series.flow_tcp_rtt_ms.is_empty());
+    let v = run_view(&r).unwrap();
+    assert_eq!(v.flows[0].tcp_cwnd, [Some(10), Some(14)]);
+    assert_eq!(v.flows[0].tcp_rtt_ms, [None, Some(3.5)]);
+    // Flows without TCP: null at every sample, nothing in the view.
+    assert!(v.flows[1..].iter().all(|f| f.tcp_cwnd.is_empty()));
+    assert!(v.flows[1..].iter().all(|f| f.tcp_rtt_ms.is_empty()));
+    // Checked as the other series are.
+    let mut bad = r.clone();
+    bad.series.flow_tcp_rtt_ms[1].pop();
+    let e = run_view(&bad).unwrap_err();
+    assert_eq!(
+        e.message(),
+        "series.flow_tcp_rtt_ms[1] has 4 values, expected 5"
+    );
+    let mut bad = r;
+    bad.series.flow_tcp_cwnd.pop();
+    let e = run_view(&bad).unwrap_err();
+    assert_eq!(
+        e.message(),
+        "series.flow_tcp_cwnd has 1 samples but series.t_s has 2"
+    );
 }
 
 #[test]

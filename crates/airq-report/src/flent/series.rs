@@ -4,6 +4,7 @@
 //! | series | raw samples | unit |
 //! |---|---|---|
 //! | TCP, UDP goodput (`TCP download BE <station>`, `UDP upload`, ...) | one per step, at its end | Mbit/s |
+//! | — beside a TCP series' goodput: its senders' `tcp_cwnd`, `tcp_rtt` (flent's `tcp_stats.inc` plots `tcp_cwnd`, `tcp_rtt`) | one per step with an established connection, at its end | segments, ms |
 //! | `VoIP::bitrate` | one per step | Kbit/s |
 //! | `Ping (ms) ICMP [<station>]` | each reply, with `seq` | ms |
 //! | `HTTP latency[::<n>]` | each page load, at its completion | ms |
@@ -109,15 +110,23 @@ pub(crate) fn export(run: &RunView, mapping: &Mapping, points: usize) -> Exporte
             units,
             samples,
         };
-        let raw = s
+        let mut raw: Vec<(f64, Value)> = s
             .samples
             .iter()
             .enumerate()
             .map(|(seq, &(t, v))| match with_seq {
-                true => json!({"t": t0 + t, "val": v, "seq": seq}),
-                false => json!({"t": t0 + t, "val": v}),
+                true => (t, json!({"t": t0 + t, "val": v, "seq": seq})),
+                false => (t, json!({"t": t0 + t, "val": v})),
             })
             .collect();
+        if let Source::Goodput(flows) = &planned.source {
+            // Beside the goodput, as flent's ss runner records a socket beside netperf's
+            // samples: the entries flent's tcp_cwnd and tcp_rtt plots read. A stable
+            // sort keeps a step's goodput before its TCP state.
+            raw.extend(tcp_stats(run, flows));
+            raw.sort_by(|a, b| a.0.total_cmp(&b.0));
+        }
+        let raw = raw.into_iter().map(|(_, v)| v).collect();
         out.add(&s, raw, points, step);
         if let Source::VoipBitrate(leg) = planned.source {
             voip_meta(run, leg, &mut out.series_meta[&s.name]);
@@ -125,6 +134,43 @@ pub(crate) fn export(run: &RunView, mapping: &Mapping, points: usize) -> Exporte
     }
     export_wifi_stats(run, points, &mut out);
     out
+}
+
+/// The TCP senders of `flows` at the end of each step, as flent's `tcp_stats.inc`
+/// mixin reads them from `ss` (`SsRunner` in `flent/runners.py`): `{"t", "tcp_cwnd":
+/// segments, "tcp_rtt": ms}`, one entry per step at which one of them had an established
+/// connection. Several flows in one series (one station, direction and class) give their
+/// windows summed, as the series sums their goodput, and their mean RTT.
+fn tcp_stats(run: &RunView, flows: &[usize]) -> Vec<(f64, Value)> {
+    let steps = flows
+        .iter()
+        .map(|&f| run.flows[f].tcp_cwnd.len())
+        .max()
+        .unwrap_or(0);
+    (0..steps)
+        .filter_map(|i| {
+            let cwnds: Vec<u32> = flows
+                .iter()
+                .filter_map(|&f| run.flows[f].tcp_cwnd.get(i).copied().flatten())
+                .collect();
+            let rtts: Vec<f64> = flows
+                .iter()
+                .filter_map(|&f| run.flows[f].tcp_rtt_ms.get(i).copied().flatten())
+                .collect();
+            if cwnds.is_empty() {
+                return None;
+            }
+            let t = (i + 1) as f64 * run.step_s;
+            let mut entry = Map::new();
+            entry.insert("t".into(), json!(run.start_time_unix_s + t));
+            entry.insert("tcp_cwnd".into(), json!(cwnds.iter().sum::<u32>()));
+            if !rtts.is_empty() {
+                let mean = rtts.iter().sum::<f64>() / rtts.len() as f64;
+                entry.insert("tcp_rtt".into(), json!(mean));
+            }
+            Some((t, Value::Object(entry)))
+        })
+        .collect()
 }
 
 /// The call's quality beside its bitrate, under the keys flent's irtt-based VoIP runner

@@ -50,6 +50,8 @@ fn flow(station: &str, test: &str, kind: FlowKind, direction: FlowDirection, dsc
             _ => Vec::new(),
         },
         voip: None,
+        tcp_cwnd: Vec::new(),
+        tcp_rtt_ms: Vec::new(),
     }
 }
 
@@ -136,6 +138,56 @@ fn raw_values_are_absolute_and_match_results_on_the_grid() {
     let wifi = doc["raw_values"]["wifi_stats_ap"].as_array().unwrap();
     let tx = &wifi[4]["stations"]["fast1"]["airtime_tx"];
     assert_eq!(tx, &json!(run.stations[0].airtime_tx_us[4]));
+}
+
+/// flent's `tcp_cwnd` and `tcp_rtt` plots read `raw_values[<TCP series>]` entries with
+/// `tcp_cwnd` and `tcp_rtt` keys, as its ss runner records them beside netperf's.
+#[test]
+fn tcp_series_carry_their_senders_window_and_rtt() {
+    // Two downloads of one station and class (one series) and a UDP upload.
+    let run = with_flows(|i, s| {
+        if i != 0 {
+            return Vec::new();
+        }
+        let mut a = flow(s, "tcp_download", Tcp, Down, 0);
+        a.tcp_cwnd = vec![None, Some(10), Some(20)];
+        a.tcp_rtt_ms = vec![None, None, Some(4.0)];
+        let mut b = flow(s, "tcp_download", Tcp, Down, 0);
+        b.tcp_cwnd = vec![None, None, Some(30)];
+        b.tcp_rtt_ms = vec![None, None, Some(8.0)];
+        vec![a, b, flow(s, "udp_flood_up", Udp, Up, 0)]
+    });
+    let doc = flent_document(&run, "demo", "x.flent.gz").unwrap();
+    let (t0, step) = (run.start_time_unix_s, run.step_s);
+    let raw = doc["raw_values"]["TCP download"].as_array().unwrap();
+    let tcp: Vec<&Value> = raw.iter().filter(|e| e.get("tcp_cwnd").is_some()).collect();
+    // None at the first step; the second has a window and no RTT sample yet; the third
+    // sums the windows and averages the RTTs, as the series sums the goodput.
+    assert_eq!(
+        tcp,
+        [
+            &json!({"t": t0 + 2.0 * step, "tcp_cwnd": 10}),
+            &json!({"t": t0 + 3.0 * step, "tcp_cwnd": 50, "tcp_rtt": 6.0}),
+        ]
+    );
+    // Every goodput sample is still there, each step's before its TCP state.
+    assert_eq!(raw.len(), 150 + 2);
+    assert_eq!(raw[1]["val"], 2.0);
+    assert_eq!(&raw[2], tcp[0]);
+    let times: Vec<f64> = raw.iter().map(|e| e["t"].as_f64().unwrap()).collect();
+    assert!(times.windows(2).all(|w| w[0] <= w[1]));
+    let udp = doc["raw_values"]["UDP upload"].as_array().unwrap();
+    assert!(udp.iter().all(|e| e.get("tcp_cwnd").is_none()));
+    assert_eq!(udp.len(), 150);
+    // What a sender cannot have measured is refused.
+    let mut bad = run.clone();
+    bad.flows[0].tcp_cwnd[1] = Some(0);
+    let e = flent_document(&bad, "demo", "x.flent.gz").unwrap_err();
+    assert!(e.to_string().contains("tcp_cwnd[1]"), "{e}");
+    let mut bad = run;
+    bad.flows[1].tcp_rtt_ms[2] = Some(f64::NAN);
+    let e = flent_document(&bad, "demo", "x.flent.gz").unwrap_err();
+    assert!(e.to_string().contains("tcp_rtt_ms[2]: NaN is not"), "{e}");
 }
 
 /// The measured mean aggregate size is one sample at the end of the run, not a constant

@@ -53,6 +53,14 @@ pub struct FlowView {
     pub page_loads_s: Vec<(f64, f64)>,
     /// A VoIP leg's quality at its receiver.
     pub voip: Option<VoipView>,
+    /// The congestion window of the flow's TCP sender at the end of each step, segments
+    /// (what `ss` shows as `cwnd:`), indexed as `goodput_mbps`; `None` at a step where
+    /// the sender had no established connection. Empty for a flow without TCP, and when
+    /// the results did not record it.
+    pub tcp_cwnd: Vec<Option<u32>>,
+    /// The smoothed RTT of the flow's TCP sender at the end of each step, ms (`ss`'s
+    /// `rtt:`), indexed and empty as `tcp_cwnd`; `None` also before its first RTT sample.
+    pub tcp_rtt_ms: Vec<Option<f64>>,
 }
 
 /// A VoIP leg over the whole run, at its receiver.
@@ -101,6 +109,35 @@ impl FlowView {
             return Err(ReportError::invalid(
                 format!("{at}, goodput_mbps[{i}]"),
                 format!("{} is not a finite value >= 0", self.goodput_mbps[i]),
+            ));
+        }
+        let steps_of = [
+            ("tcp_cwnd", self.tcp_cwnd.len()),
+            ("tcp_rtt_ms", self.tcp_rtt_ms.len()),
+        ];
+        for (field, len) in steps_of {
+            if len > steps {
+                return Err(ReportError::invalid(
+                    format!("{at}, {field}"),
+                    format!("{len} samples, but the run has {steps} steps"),
+                ));
+            }
+        }
+        if let Some(i) = self.tcp_cwnd.iter().position(|c| *c == Some(0)) {
+            return Err(ReportError::invalid(
+                format!("{at}, tcp_cwnd[{i}]"),
+                "0 segments: a congestion window is at least 1 segment",
+            ));
+        }
+        let bad_rtt = self
+            .tcp_rtt_ms
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| v.filter(|v| !v.is_finite() || *v <= 0.0).map(|v| (i, v)));
+        if let Some((i, v)) = bad_rtt {
+            return Err(ReportError::invalid(
+                format!("{at}, tcp_rtt_ms[{i}]"),
+                format!("{v} is not a finite value > 0"),
             ));
         }
         let timed = [
