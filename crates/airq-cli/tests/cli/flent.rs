@@ -5,8 +5,10 @@
 //! `rtt_fair_var_down`. For each, flent's summary has exactly the series of the run's
 //! flows (none for a flow the run did not have), with the run's means, and its own
 //! Jain's index of the stations' airtime; `all_scaled`, `ping_cdf` and `box_combine`
-//! (over two runs) plot. Without a `flent` on PATH the flent half prints a skip notice,
-//! unless `AIRQ_REQUIRE_FLENT=1` (as CI sets it), when a missing flent is a failure.
+//! (over two runs) plot, and the flagship's `tcp_cwnd` and `tcp_rtt` (its TCP senders'
+//! window and RTT) draw a line per station. Without a `flent` on PATH the flent half
+//! prints a skip notice, unless `AIRQ_REQUIRE_FLENT=1` (as CI sets it), when a missing
+//! flent is a failure.
 
 use super::{airq, scenarios_dir, stdout, udp_scenario, write, PING};
 use airq_cli::results::{self, ResultsFile};
@@ -188,6 +190,69 @@ fn check_plots(dir: &Path, files: &[PathBuf]) {
     super::assert_png(&dir.join("box_combine.png"));
 }
 
+/// flent's `tcp_cwnd` and `tcp_rtt` plots (its `tcp_stats.inc` mixin) of the flagship:
+/// each TCP download series carries its sender's window and RTT at every sample where
+/// the results file has them, and flent draws a line for each station — the legend
+/// labels of its SVG, which flent leaves out of a plot without data.
+fn check_tcp_plots(dir: &Path, files: &[PathBuf]) {
+    for file in files {
+        let r = results_of(file);
+        let doc = flent_json(file);
+        for s in &r.stations {
+            let flow = r
+                .flows
+                .iter()
+                .position(|f| f.station == s.name && f.test == "tcp_download")
+                .unwrap();
+            let raw = doc["raw_values"][format!("TCP download BE {}", s.name)]
+                .as_array()
+                .unwrap();
+            let tcp: Vec<&serde_json::Value> =
+                raw.iter().filter(|e| e.get("tcp_cwnd").is_some()).collect();
+            let cwnd: Vec<u64> = tcp
+                .iter()
+                .map(|e| e["tcp_cwnd"].as_u64().unwrap())
+                .collect();
+            let want: Vec<u64> = r
+                .series
+                .flow_tcp_cwnd
+                .iter()
+                .filter_map(|row| row[flow])
+                .map(u64::from)
+                .collect();
+            assert_eq!(cwnd, want, "{}: {}", file.display(), s.name);
+            // Established within the first step: a window and an RTT at every sample.
+            assert_eq!(cwnd.len(), r.series.t_s.len(), "{}", s.name);
+            assert!(cwnd.iter().all(|&c| c >= 1), "{cwnd:?}");
+            // The RTT of a 1 ms wired hop each way and the air: above 2 ms.
+            let rtt: Vec<f64> = tcp.iter().map(|e| e["tcp_rtt"].as_f64().unwrap()).collect();
+            assert!(rtt.iter().all(|&ms| ms > 2.0), "{rtt:?}");
+        }
+        for series in ["Ping (ms) ICMP slow", "wifi_stats_ap"] {
+            let raw = doc["raw_values"][series].as_array().unwrap();
+            assert!(raw.iter().all(|e| e.get("tcp_cwnd").is_none()), "{series}");
+        }
+        let name = file.file_name().unwrap().to_str().unwrap();
+        for (plot, label) in [("tcp_cwnd", "TCP window size"), ("tcp_rtt", "RTT")] {
+            let png = format!("{name}.{plot}.png");
+            flent_ok(&["-i", name, "-p", plot, "-o", &png], dir);
+            super::assert_png(&dir.join(&png));
+            let svg = format!("{name}.{plot}.svg");
+            flent_ok(&["-i", name, "-p", plot, "-o", &svg], dir);
+            let svg = std::fs::read_to_string(dir.join(&svg)).unwrap();
+            for s in &r.stations {
+                // matplotlib names each text in a comment ("--" escaped as "- -").
+                let legend = format!("<!-- {label} - - {} -->", s.name);
+                assert!(
+                    svg.contains(&legend),
+                    "{name} {plot}: no line for {}",
+                    s.name
+                );
+            }
+        }
+    }
+}
+
 const RRUL: &str = r#"name = "rrul-one"
 duration = 8.0
 step = 0.2
@@ -281,6 +346,9 @@ fn flent_reads_rrul_voip_and_the_flagship_as_their_flent_tests() {
             }
         }
         check_plots(dir, files);
+        if i == 2 {
+            check_tcp_plots(dir, files);
+        }
     }
 }
 
