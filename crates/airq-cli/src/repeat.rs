@@ -5,7 +5,7 @@
 
 /// The mean of `samples` and the half-width of its 95% confidence interval (`None`
 /// with fewer than two samples).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct MeanCi {
     /// Sample mean.
     pub mean: f64,

@@ -10,6 +10,8 @@
 //! never a blank, which means "no ping".
 
 use crate::error::{io_error, CliError};
+use crate::labels::as_repetitions;
+use crate::repeat::MeanCi;
 use crate::results::{FlowSummary, PingStats, ResultsFile, TcpResult, VoipResult};
 use airq_sim::metrics::distribution::{Distribution, LossyPercentile};
 use serde::{Serialize, Serializer};
@@ -27,6 +29,54 @@ pub struct Summary {
     pub duration_s: f64,
     /// One entry per configuration, in the order asked for.
     pub runs: Vec<RunSummary>,
+    /// When the runs are repetitions (the same variants under several seeds): every
+    /// figure per variant as the mean over seeds and its 95% confidence interval.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repetitions: Option<Repetitions>,
+}
+
+/// The runs of several seeds summarised per variant.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Repetitions {
+    /// The seeds, in order.
+    pub seeds: Vec<u64>,
+    /// Per variant, in the order they first appear.
+    pub variants: Vec<VariantSpread>,
+}
+
+/// One variant over its seeds: each figure's mean, 95% confidence-interval half-width
+/// (Student's t) and count of seeds it is over.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VariantSpread {
+    /// The variant's label.
+    pub config: String,
+    /// Sum of the stations' goodput.
+    pub total_goodput_mbps: Option<MeanCi>,
+    /// Jain's index of airtime shares, over the seeds that used airtime.
+    pub airtime_jain: Option<MeanCi>,
+    /// Per station.
+    pub stations: Vec<StationSpread>,
+}
+
+/// One station over the seeds.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StationSpread {
+    /// The station's name.
+    pub name: String,
+    /// Goodput, Mbit/s.
+    pub goodput_mbps: Option<MeanCi>,
+    /// Share of the airtime.
+    pub airtime_share: Option<MeanCi>,
+    /// Ping percentiles over the seeds where they are a reply's (not lost), ms.
+    pub ping_p50_ms: Option<MeanCi>,
+    /// 90th percentile.
+    pub ping_p90_ms: Option<MeanCi>,
+    /// 99th percentile.
+    pub ping_p99_ms: Option<MeanCi>,
+    /// Seeds whose 99th percentile was among the lost pings (left out above).
+    pub ping_p99_lost_seeds: usize,
+    /// Fraction of the pings lost.
+    pub ping_loss: Option<MeanCi>,
 }
 
 /// One configuration's run.
@@ -196,7 +246,53 @@ pub fn summarise(runs: &[ResultsFile]) -> Summary {
         seed: first.seed,
         duration_s: first.duration_s,
         runs: runs.iter().map(run_summary).collect(),
+        repetitions: as_repetitions(runs).map(|(ordered, n)| repetitions(&ordered, n)),
     }
+}
+
+/// `ordered` seed by seed, `n` variants per seed.
+fn repetitions(ordered: &[&ResultsFile], n: usize) -> Repetitions {
+    let seeds = ordered.iter().step_by(n).map(|r| r.metadata.seed).collect();
+    let variants = (0..n)
+        .map(|v| {
+            let runs: Vec<&ResultsFile> = ordered.iter().skip(v).step_by(n).copied().collect();
+            let over = |f: &dyn Fn(&ResultsFile) -> Option<f64>| -> Option<MeanCi> {
+                MeanCi::of(&runs.iter().filter_map(|r| f(r)).collect::<Vec<_>>())
+            };
+            let stations = runs[0]
+                .stations
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    let ping = |r: &ResultsFile| r.station_ping(&r.stations[i].name);
+                    let value = |p: LossyPercentile| match p {
+                        LossyPercentile::Value(v) => Some(v),
+                        LossyPercentile::Lost => None,
+                    };
+                    StationSpread {
+                        name: s.name.clone(),
+                        goodput_mbps: over(&|r| Some(r.stations[i].goodput_mbps)),
+                        airtime_share: over(&|r| Some(r.stations[i].airtime_share)),
+                        ping_p50_ms: over(&|r| ping(r).and_then(|p| value(p.p50))),
+                        ping_p90_ms: over(&|r| ping(r).and_then(|p| value(p.p90))),
+                        ping_p99_ms: over(&|r| ping(r).and_then(|p| value(p.p99))),
+                        ping_p99_lost_seeds: runs
+                            .iter()
+                            .filter(|r| ping(r).is_some_and(|p| p.p99 == LossyPercentile::Lost))
+                            .count(),
+                        ping_loss: over(&|r| ping(r).and_then(|p| p.loss())),
+                    }
+                })
+                .collect();
+            VariantSpread {
+                config: runs[0].metadata.variant.clone(),
+                total_goodput_mbps: over(&|r| Some(r.total_goodput_mbps())),
+                airtime_jain: over(&|r| r.airtime_jain()),
+                stations,
+            }
+        })
+        .collect();
+    Repetitions { seeds, variants }
 }
 
 fn run_summary(r: &ResultsFile) -> RunSummary {

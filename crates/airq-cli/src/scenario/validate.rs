@@ -120,7 +120,7 @@ pub fn validate(
         .map(|(i, t)| traffic::validate(t, i, &stations, duration, &wired, map))
         .collect::<Result<Vec<_>, _>>()?;
     // Sizes bounded before anything is made of them: the flows, and the samples of the
-    // time series (one value per station and flow per step).
+    // time series.
     let mut flows = 0u64;
     for (i, t) in traffic.iter().enumerate() {
         flows += t.flow_count();
@@ -132,7 +132,9 @@ pub fn validate(
         }
     }
     let samples = duration.as_nanos() / step.as_nanos().max(1);
-    let values = samples.saturating_mul(2 * stations.len() as u64 + flows);
+    // Per step: bytes and airtime per station (the uplink airtime too), bytes, TCP
+    // window and RTT per flow.
+    let values = samples.saturating_mul(3 * stations.len() as u64 + 3 * flows);
     if samples > MAX_SAMPLES || values > MAX_SERIES_VALUES {
         return Err(at(
             KeyPath::key("step"),

@@ -312,9 +312,20 @@ fn seeds_repeat_every_variant_and_the_table_shows_the_spread() {
         .args(["--configs", "fifo,airtime", "--seeds", "3", "--seed", "10"])
         .args(["--no-plots", "-o"])
         .arg(dir.path())
+        .arg("--json")
+        .arg(dir.path().join("s.json"))
         .assert()
         .success();
     let table = stdout(&a);
+    // The JSON has every run, and each variant's figures over the seeds.
+    let s = json(&dir.path().join("s.json"));
+    assert_eq!(s["runs"].as_array().unwrap().len(), 6);
+    let rep = &s["repetitions"];
+    assert_eq!(rep["seeds"], serde_json::json!([10, 11, 12]));
+    assert_eq!(rep["variants"][1]["config"], "airtime");
+    let total = &rep["variants"][1]["total_goodput_mbps"];
+    assert_eq!(total["n"], 3);
+    assert!(total["mean"].as_f64().unwrap() > 1.0 && total["ci95"].as_f64().unwrap() >= 0.0);
     assert!(table.starts_with("small: 3 seeds (10, 11, 12)"), "{table}");
     assert!(table.contains(" ± "), "{table}");
     assert_eq!(files(dir.path()).len(), 6);

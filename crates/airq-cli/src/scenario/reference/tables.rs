@@ -123,7 +123,7 @@ fn top_level() -> TableDoc {
                 Kind::Number,
                 "s",
                 "0.2",
-                "above 0, at most duration; at most 1e6 steps and 1e8 values (steps x (2 x stations + flows))",
+                "above 0, at most duration; at most 1e6 steps and 1e8 values (steps x 3 x (stations + flows))",
                 "0.5",
                 "Step of the time series (flent's default).",
             ),
