@@ -21,7 +21,7 @@
 use crate::apps::emodel::{self, Codec, Connection, EModelError, Rating};
 use crate::metrics::distribution::Distribution;
 use airq::{Duration, Instant};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// How the receiver turns arrivals into playout.
@@ -99,11 +99,17 @@ impl fmt::Display for VoipError {
 
 impl std::error::Error for VoipError {}
 
+/// How long after it was sent a packet is due at its receiver: one still on its way
+/// when a run ends, sent less than this before, is neither received nor lost (the
+/// ping's reply-due time; far above any one-way delay of a working network).
+pub const DELIVERY_DUE: Duration = Duration::from_secs(1);
+
 /// Statistics of one stream.
 #[derive(Clone, Debug)]
 pub struct VoipStats {
     config: VoipConfig,
-    sent: BTreeSet<u64>,
+    /// When each packet was sent, by sequence number.
+    sent: BTreeMap<u64, Instant>,
     received: BTreeSet<u64>,
     late: u64,
     duplicates: u64,
@@ -122,7 +128,7 @@ impl VoipStats {
     pub fn new(config: VoipConfig) -> VoipStats {
         VoipStats {
             config,
-            sent: BTreeSet::new(),
+            sent: BTreeMap::new(),
             received: BTreeSet::new(),
             late: 0,
             duplicates: 0,
@@ -136,7 +142,10 @@ impl VoipStats {
     /// The measurements start now (after a warm-up): everything counted so far is
     /// forgotten, and packets sent so far are not counted when they arrive.
     pub fn restart_counting(&mut self) {
-        self.first_counted = self.sent.last().map_or(self.first_counted, |s| s + 1);
+        self.first_counted = self
+            .sent
+            .last_key_value()
+            .map_or(self.first_counted, |(s, _)| s + 1);
         self.sent.clear();
         self.received.clear();
         self.late = 0;
@@ -151,12 +160,24 @@ impl VoipStats {
         &self.config
     }
 
-    /// Packet `seq` was sent.
-    pub fn record_sent(&mut self, seq: u64) -> Result<(), VoipError> {
-        if !self.sent.insert(seq) {
+    /// Packet `seq` was sent at `at`.
+    pub fn record_sent(&mut self, seq: u64, at: Instant) -> Result<(), VoipError> {
+        if self.sent.insert(seq, at).is_some() {
             return Err(VoipError::DuplicateSent(seq));
         }
         Ok(())
+    }
+
+    /// The statistics as they stand at `end`, leaving out the packets sent less than
+    /// `due` before it and not received yet: they may still be on their way, so they are
+    /// neither lost nor received (as for pings, whose reply is due 1 s after the
+    /// request). Without this, every run's last packet in flight counted as lost.
+    pub fn as_of(&self, end: Instant, due: Duration) -> VoipStats {
+        let mut settled = self.clone();
+        settled
+            .sent
+            .retain(|seq, at| *at + due <= end || self.received.contains(seq));
+        settled
     }
 
     /// Packet `seq`, sent at `sent`, arrived at `received`. Arrivals are recorded in
@@ -170,7 +191,7 @@ impl VoipStats {
         if seq < self.first_counted {
             return Ok(());
         }
-        if !self.sent.contains(&seq) {
+        if !self.sent.contains_key(&seq) {
             return Err(VoipError::UnknownSequence(seq));
         }
         let delay = received
@@ -289,7 +310,7 @@ mod tests {
         let mut stats = VoipStats::new(config);
         let mut arrivals = Vec::new();
         for seq in 0..packets {
-            stats.record_sent(seq).unwrap();
+            stats.record_sent(seq, at_ms(20 * seq)).unwrap();
             if let Some(d) = delay_ms(seq) {
                 arrivals.push((at_ms(20 * seq + d), seq));
             }
@@ -416,9 +437,12 @@ mod tests {
         let mut stats = VoipStats::new(VoipConfig::default());
         assert_eq!(stats.rating().unwrap_err(), VoipError::NothingSent);
         assert_eq!(stats.loss_fraction(), None);
-        stats.record_sent(1).unwrap();
-        stats.record_sent(2).unwrap();
-        assert_eq!(stats.record_sent(1), Err(VoipError::DuplicateSent(1)));
+        stats.record_sent(1, at_ms(20)).unwrap();
+        stats.record_sent(2, at_ms(40)).unwrap();
+        assert_eq!(
+            stats.record_sent(1, at_ms(60)),
+            Err(VoipError::DuplicateSent(1))
+        );
         assert_eq!(
             stats.record_received(9, at_ms(0), at_ms(5)),
             Err(VoipError::UnknownSequence(9))
@@ -447,5 +471,31 @@ mod tests {
         assert_eq!(stats.loss_fraction(), Some(1.0));
         let rating = stats.rating().unwrap();
         assert!(rating.mos < 1.5, "MOS {}", rating.mos);
+    }
+}
+
+#[cfg(test)]
+mod due_tests {
+    use super::*;
+
+    /// A packet still on its way when the run ends is not lost; once its delivery is
+    /// due, it is.
+    #[test]
+    fn packets_in_flight_at_the_end_are_neither_received_nor_lost() {
+        let ms = Instant::from_millis;
+        let mut stats = VoipStats::new(VoipConfig::default());
+        for seq in 0..100 {
+            stats.record_sent(seq, ms(20 * seq)).unwrap();
+            if seq < 99 {
+                stats
+                    .record_received(seq, ms(20 * seq), ms(20 * seq + 5))
+                    .unwrap();
+            }
+        }
+        assert_eq!(stats.loss_fraction(), Some(0.01), "as recorded");
+        let end = stats.as_of(ms(2000), DELIVERY_DUE);
+        assert_eq!((end.sent(), end.loss_fraction()), (99, Some(0.0)));
+        let later = stats.as_of(ms(2980), DELIVERY_DUE);
+        assert_eq!((later.sent(), later.loss_fraction()), (100, Some(0.01)));
     }
 }

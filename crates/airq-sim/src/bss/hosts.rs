@@ -209,7 +209,7 @@ impl Simulation {
             App::Tcp { .. } | App::Http { .. } => unreachable!("TCP flows are not periodic"),
             App::Voip { .. } => {
                 let stats = f.voip.as_mut().expect("a VoIP flow has statistics");
-                let recorded = stats.record_sent(u64::from(seq));
+                let recorded = stats.record_sent(u64::from(seq), self.now);
                 debug_assert!(recorded.is_ok(), "sequence numbers are new");
                 Payload::Voip {
                     seq: u64::from(seq),

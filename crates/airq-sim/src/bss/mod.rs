@@ -12,7 +12,7 @@ mod hosts;
 mod http;
 mod tcp_flows;
 use crate::apps::traffic::{App, Direction, FlowSpec, Load};
-use crate::apps::voip_stats::VoipStats;
+use crate::apps::voip_stats::{VoipStats, DELIVERY_DUE};
 use crate::engine::event::EventQueue;
 use crate::engine::rng::{RngRoot, RngStream};
 use crate::mac::edca::EdcaAcParams;
@@ -481,7 +481,7 @@ impl Simulation {
     fn summarise_flows(&mut self) {
         for (f, m) in self.flows.iter().zip(&mut self.metrics.flows) {
             if let Some(stats) = &f.voip {
-                m.voip = VoipSummary::of(stats);
+                m.voip = VoipSummary::of(&stats.as_of(self.now, DELIVERY_DUE));
             }
             if matches!(f.spec.app, App::Tcp { .. } | App::Http { .. }) {
                 let mut counters = TcpCounters {
