@@ -22,6 +22,8 @@
 #![forbid(unsafe_code)]
 
 extern crate alloc;
+#[cfg(test)]
+extern crate std;
 
 pub mod airtime;
 pub mod aql;
@@ -43,3 +45,13 @@ pub use ids::{Ac, StationId, Tid};
 
 pub use packet::{Ecn, Packet, SimplePacket};
 pub use time::{Duration, Instant};
+
+/// Cases each property test runs: `default`, or `AIRQ_PROPTEST_CASES` if set (the
+/// crate's README: 100,000 in release mode in CI).
+#[cfg(test)]
+pub(crate) fn proptest_cases(default: u32) -> u32 {
+    std::env::var("AIRQ_PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}

@@ -139,5 +139,5 @@ pub trait CodelQueue<P> {
     /// Removes and returns the head packet, updating every backlog the caller keeps.
     fn dequeue(&mut self) -> Option<P>;
     /// Bytes still queued (after the last dequeue), for the `mtu` rule.
-    fn backlog_bytes(&self) -> u32;
+    fn backlog_bytes(&self) -> u64;
 }

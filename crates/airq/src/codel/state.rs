@@ -65,7 +65,7 @@ impl CodelState {
         packet: Option<&P>,
         params: &CodelParams,
         stats: &mut CodelStats,
-        backlog_bytes: u32,
+        backlog_bytes: u64,
         now: Instant,
     ) -> bool {
         let Some(packet) = packet else {
@@ -74,7 +74,7 @@ impl CodelState {
         };
         self.ldelay = now - packet.enqueue_time();
         stats.max_packet_bytes = stats.max_packet_bytes.max(packet.len_bytes());
-        if self.ldelay < params.target || backlog_bytes <= params.mtu_bytes {
+        if self.ldelay < params.target || backlog_bytes <= u64::from(params.mtu_bytes) {
             // Went below: stay below for at least an interval before dropping again.
             self.first_above_time = None;
             return false;
@@ -200,13 +200,13 @@ mod tests {
     #[derive(Default)]
     struct Fifo {
         packets: VecDeque<SimplePacket>,
-        backlog_bytes: u32,
+        backlog_bytes: u64,
     }
 
     impl Fifo {
         fn push(&mut self, mut p: SimplePacket, now: Instant) {
             p.set_enqueue_time(now);
-            self.backlog_bytes += p.len_bytes;
+            self.backlog_bytes += u64::from(p.len_bytes);
             self.packets.push_back(p);
         }
     }
@@ -214,10 +214,10 @@ mod tests {
     impl CodelQueue<SimplePacket> for Fifo {
         fn dequeue(&mut self) -> Option<SimplePacket> {
             let p = self.packets.pop_front()?;
-            self.backlog_bytes -= p.len_bytes;
+            self.backlog_bytes -= u64::from(p.len_bytes);
             Some(p)
         }
-        fn backlog_bytes(&self) -> u32 {
+        fn backlog_bytes(&self) -> u64 {
             self.backlog_bytes
         }
     }

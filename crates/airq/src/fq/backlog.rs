@@ -49,7 +49,7 @@ impl Backlog {
 /// and leave every level at once.
 pub(super) struct Levels<'a> {
     pub(super) flow: FlowId,
-    pub(super) flow_bytes: &'a mut u32,
+    pub(super) flow_bytes: &'a mut u64,
     pub(super) tin: &'a mut Backlog,
     pub(super) total: &'a mut Backlog,
     pub(super) backlogged: &'a mut Bitmap,
@@ -59,7 +59,7 @@ impl Levels<'_> {
     /// Counts `amount` in; `was_empty` says whether the flow held no packet before.
     #[inline]
     pub(super) fn add(&mut self, amount: Backlog, was_empty: bool) {
-        *self.flow_bytes += amount.bytes as u32;
+        *self.flow_bytes += amount.bytes;
         self.tin.add(amount);
         self.total.add(amount);
         if was_empty {
@@ -70,8 +70,8 @@ impl Levels<'_> {
     /// Counts `amount` out; `now_empty` says whether the flow has no packet left.
     #[inline]
     pub(super) fn remove(&mut self, amount: Backlog, now_empty: bool) {
-        debug_assert!(u64::from(*self.flow_bytes) >= amount.bytes);
-        *self.flow_bytes -= amount.bytes as u32;
+        debug_assert!(*self.flow_bytes >= amount.bytes);
+        *self.flow_bytes -= amount.bytes;
         self.tin.remove(amount);
         self.total.remove(amount);
         if now_empty {
@@ -96,7 +96,7 @@ impl<P: Packet> CodelQueue<P> for FlowQueue<'_, P> {
         Some(packet)
     }
 
-    fn backlog_bytes(&self) -> u32 {
+    fn backlog_bytes(&self) -> u64 {
         *self.levels.flow_bytes
     }
 }

@@ -5,7 +5,7 @@
 use super::backlog::{Backlog, Levels};
 use super::drop::{DropReason, Dropped};
 use super::ids::{FlowId, TinId};
-use super::{EnqueueError, Fq};
+use super::{EnqueueError, Fq, FqError, MAX_PACKET_BYTES};
 use crate::packet::Packet;
 use crate::time::Instant;
 
@@ -28,6 +28,11 @@ impl<P: Packet> Fq<P> {
             Ok(slot) => slot,
             Err(error) => return Err(EnqueueError { error, packet }),
         };
+        let len_bytes = packet.len_bytes();
+        if len_bytes > MAX_PACKET_BYTES {
+            let error = FqError::PacketTooLong(len_bytes);
+            return Err(EnqueueError { error, packet });
+        }
         let id = self.classify(slot, packet.flow_hash());
         packet.set_enqueue_time(now);
         let quantum = self.tin_quantum(slot);
@@ -115,7 +120,7 @@ impl<P: Packet> Fq<P> {
     /// (pool flows before default flows, as Linux scans them). A flow holding only
     /// zero-length packets still counts, so the limit can always be restored.
     fn fattest_flow(&self) -> Option<FlowId> {
-        let mut best: Option<(usize, u32)> = None;
+        let mut best: Option<(usize, u64)> = None;
         for i in self.backlogged.iter() {
             let bytes = self.flows[i].backlog_bytes;
             if best.is_none_or(|(_, most)| bytes > most) {

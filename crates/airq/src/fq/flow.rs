@@ -11,11 +11,17 @@ const UNBOUND: u32 = u32::MAX;
 
 pub(super) struct Flow<P> {
     pub(super) queue: VecDeque<P>,
-    pub(super) backlog_bytes: u32,
+    /// 64 bits (Linux's `fq_flow.backlog` is a `u32`): a flow may hold every packet the
+    /// limits allow, up to `limit_packets` of up to [`MAX_PACKET_BYTES`] each, which a
+    /// `u32` cannot count (three 1.5 GB packets wrapped it, and the fattest-flow drop
+    /// then chose the wrong flow).
+    ///
+    /// [`MAX_PACKET_BYTES`]: super::MAX_PACKET_BYTES
+    pub(super) backlog_bytes: u64,
     /// Slot of the tin this flow is bound to, or [`UNBOUND`]. A flow is bound exactly
     /// while it is on the tin's new or old list (Linux: `flow->tin` set at enqueue,
     /// cleared when the flow leaves the lists). A sentinel rather than an `Option` keeps
-    /// the record at 40 bytes.
+    /// the record at 48 bytes.
     tin: u32,
 }
 
@@ -51,7 +57,7 @@ impl<P> Flow<P> {
 pub struct FlowInfo {
     /// The tin the flow is bound to, if any.
     pub tin: Option<TinId>,
-    pub backlog_bytes: u32,
+    pub backlog_bytes: u64,
     pub backlog_packets: u32,
     /// Current DRR deficit (bytes or frames).
     pub deficit: i32,

@@ -32,7 +32,7 @@ mod tests;
 pub use drop::{DropReason, Dropped};
 pub use flow::FlowInfo;
 pub use ids::{FlowId, TinId};
-pub use params::{FqParamError, FqParams, Quantum};
+pub use params::{FqParamError, FqParams, Quantum, MAX_PACKET_BYTES};
 pub use stats::{FqStats, TinStats};
 
 use crate::codel::{CodelState, CodelStats};
@@ -76,6 +76,8 @@ pub enum FqError {
     UnknownFlow(FlowId),
     /// Parameters out of range.
     Param(FqParamError),
+    /// A packet longer than [`MAX_PACKET_BYTES`] (its [`Packet::len_bytes`]).
+    PacketTooLong(u32),
 }
 
 impl fmt::Display for FqError {
@@ -88,6 +90,11 @@ impl fmt::Display for FqError {
             ),
             FqError::UnknownFlow(id) => write!(f, "{id} does not exist"),
             FqError::Param(e) => e.fmt(f),
+            FqError::PacketTooLong(len) => write!(
+                f,
+                "a packet of {len} bytes is longer than the largest the queues take, {} bytes",
+                MAX_PACKET_BYTES
+            ),
         }
     }
 }
@@ -320,7 +327,7 @@ impl<P: Packet> Fq<P> {
             for p in &f.queue {
                 b.add(Backlog::of(p));
             }
-            assert_eq!(u64::from(f.backlog_bytes), b.bytes, "flow {i} bytes");
+            assert_eq!(f.backlog_bytes, b.bytes, "flow {i} bytes");
             assert_eq!(
                 !f.queue.is_empty(),
                 self.backlogged.contains(i),

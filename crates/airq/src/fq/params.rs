@@ -5,6 +5,13 @@ use crate::codel::{CodelParamError, CodelParams};
 use crate::packet::Packet;
 use core::fmt;
 
+/// The longest packet the queues take, bytes ([`Packet::len_bytes`]); a longer one is
+/// handed back by [`Fq::enqueue`](super::Fq::enqueue) as
+/// [`FqError::PacketTooLong`](super::FqError::PacketTooLong). DRR charges a packet's
+/// length to a flow's 32-bit deficit, which must hold its negative (2 GiB is far above
+/// any 802.11 frame: an A-MPDU is at most 6.5 MB, IEEE 802.11-2020 Table 9-34 / 10.12).
+pub const MAX_PACKET_BYTES: u32 = i32::MAX as u32;
+
 /// How DRR++ charges a flow for a packet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Quantum {
@@ -30,7 +37,8 @@ impl Quantum {
     /// What a packet costs against the credit.
     pub(crate) fn cost<P: Packet>(self, packet: &P) -> i32 {
         match self {
-            Quantum::Bytes(_) => packet.len_bytes().min(i32::MAX as u32) as i32,
+            // At most MAX_PACKET_BYTES: `enqueue` refuses longer packets.
+            Quantum::Bytes(_) => packet.len_bytes().min(MAX_PACKET_BYTES) as i32,
             Quantum::Frames(_) => 1,
         }
     }
@@ -66,7 +74,8 @@ pub struct FqParams {
     /// Flow queues in the pool shared by every tin of the radio. mac80211: 4096
     /// (`fq_init(fq, 4096)` in `ieee80211_txq_setup_flows`).
     pub flows: u32,
-    /// Global limit on queued packets over all tins (`fq->limit`, default 8192).
+    /// Global limit on queued packets over all tins (`fq->limit`, default 8192); at most
+    /// [`FqParams::MAX_LIMIT_PACKETS`].
     pub limit_packets: u32,
     /// Global limit on queued memory, as [`Packet::truesize_bytes`] (`fq->memory_limit`,
     /// 16 MiB; mac80211 lowers it to 4 MiB on hardware without VHT).
@@ -93,6 +102,11 @@ impl FqParams {
     /// Most flow queues accepted (flow indices stay far inside `u32`).
     pub const MAX_FLOWS: u32 = 1 << 24;
 
+    /// Largest packet limit accepted: an enqueue counts its packet in before it enforces
+    /// the limit (as Linux's `fq_tin_enqueue`), so the packet counters, `u32`, must hold
+    /// one more than the limit.
+    pub const MAX_LIMIT_PACKETS: u32 = u32::MAX - 1;
+
     /// mac80211's defaults for hardware without VHT: memory limit 4 MiB ("4 Mbytes is 64
     /// max-size aggregates in 802.11n", `ieee80211_txq_setup_flows`).
     pub fn mac80211_non_vht() -> Self {
@@ -110,6 +124,9 @@ impl FqParams {
         if self.limit_packets == 0 {
             return Err(FqParamError::ZeroLimit);
         }
+        if self.limit_packets > Self::MAX_LIMIT_PACKETS {
+            return Err(FqParamError::LimitTooLarge(self.limit_packets));
+        }
         if self.memory_limit_bytes == 0 {
             return Err(FqParamError::ZeroMemoryLimit);
         }
@@ -125,6 +142,8 @@ pub enum FqParamError {
     FlowsOutOfRange(u32),
     /// `limit_packets` is 0.
     ZeroLimit,
+    /// `limit_packets` is above [`FqParams::MAX_LIMIT_PACKETS`].
+    LimitTooLarge(u32),
     /// `memory_limit_bytes` is 0.
     ZeroMemoryLimit,
     /// The quantum is 0 or above [`Quantum::MAX`].
@@ -144,6 +163,11 @@ impl fmt::Display for FqParamError {
                 FqParams::MAX_FLOWS
             ),
             FqParamError::ZeroLimit => f.write_str("fq limit_packets must be above zero"),
+            FqParamError::LimitTooLarge(n) => write!(
+                f,
+                "fq limit_packets must be at most {}, got {n}",
+                FqParams::MAX_LIMIT_PACKETS
+            ),
             FqParamError::ZeroMemoryLimit => {
                 f.write_str("fq memory_limit_bytes must be above zero")
             }

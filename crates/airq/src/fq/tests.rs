@@ -497,3 +497,91 @@ fn mac80211_defaults() {
     assert_eq!(p.codel, CodelParams::mac80211());
     assert_eq!(FqParams::mac80211_non_vht().memory_limit_bytes, 4 << 20);
 }
+
+// Sizes at the edge of the counters (issue 20, items 3 and 8).
+
+/// Parameters that let gigabyte packets in, with CoDel off.
+fn huge(memory_limit_bytes: u64, quantum: Quantum) -> FqParams {
+    FqParams {
+        memory_limit_bytes,
+        quantum,
+        ..no_codel(64)
+    }
+}
+
+#[test]
+fn flows_beyond_4_gib_are_counted_and_the_fattest_is_dropped_from() {
+    // 4.6 GB is a memory limit `validate` accepts. Flow 1 holds 4.5 GB, which a 32-bit
+    // flow counter wrapped to 205 MB: flow 2's 1 GB looked the fattest.
+    let mut f = fixture(huge(4_600_000_000, Quantum::default()));
+    let t = f.fq.add_tin();
+    for _ in 0..3 {
+        f.push(t, 1, 1_500_000_000, Instant::ZERO);
+    }
+    assert_eq!(
+        f.fq.flow_info(FlowId(1)).unwrap().backlog_bytes,
+        4_500_000_000
+    );
+    f.push(t, 2, 1_000_000_000, Instant::ZERO);
+    assert_eq!(f.drops.len(), 1);
+    assert_eq!(f.drops[0].flow, FlowId(1), "the fattest flow");
+    assert_eq!(f.drops[0].reason, DropReason::Overmemory);
+    assert_eq!(
+        f.fq.flow_info(FlowId(1)).unwrap().backlog_bytes,
+        3_000_000_000
+    );
+    assert_eq!(f.fq.stats().backlog_bytes, 4_000_000_000);
+}
+
+#[test]
+fn a_packet_longer_than_the_largest_is_handed_back() {
+    let mut f = fixture(huge(u64::MAX, Quantum::default()));
+    let t = f.fq.add_tin();
+    let long = SimplePacket::new(7, 0, MAX_PACKET_BYTES + 1);
+    let err = f.fq.enqueue(t, long, Instant::ZERO, |_| {}).unwrap_err();
+    assert_eq!(err.error, FqError::PacketTooLong(MAX_PACKET_BYTES + 1));
+    assert_eq!(err.packet.id, 7, "the packet comes back");
+    assert!(alloc::format!("{}", err.error).contains("2147483647 bytes"));
+    assert_eq!(f.fq.stats().backlog_packets, 0);
+    f.push(t, 1, MAX_PACKET_BYTES, Instant::ZERO);
+    assert_eq!(f.fq.stats().backlog_bytes, u64::from(MAX_PACKET_BYTES));
+}
+
+#[test]
+fn a_packet_limit_the_counters_cannot_exceed_by_one_is_refused() {
+    let p = FqParams {
+        limit_packets: u32::MAX,
+        ..FqParams::default()
+    };
+    assert_eq!(p.validate(), Err(FqParamError::LimitTooLarge(u32::MAX)));
+    let p = FqParams {
+        limit_packets: FqParams::MAX_LIMIT_PACKETS,
+        ..FqParams::default()
+    };
+    assert_eq!(p.validate(), Ok(()));
+}
+
+#[test]
+fn a_2_gib_packet_at_a_1_byte_quantum_is_repaid_at_once() {
+    // DRR refills a flow one quantum per turn: 2^31 turns, 2.6 s in release, before
+    // refills were computed in one step.
+    let mut f = fixture(huge(u64::MAX, Quantum::Bytes(1)));
+    let t = f.fq.add_tin();
+    for _ in 0..2 {
+        f.push(t, 1, MAX_PACKET_BYTES, Instant::ZERO);
+    }
+    f.push(t, 2, 100, Instant::ZERO);
+    let flows = f.pop_flows(t, 2);
+    // Flow 1 (new) sends its first packet, then flow 2 (new) its only one.
+    assert_eq!(flows, [1, 2]);
+    let debt = 1 - i64::from(MAX_PACKET_BYTES);
+    // One quantum when it left the new list.
+    assert_eq!(
+        i64::from(f.fq.flow_info(FlowId(1)).unwrap().deficit),
+        debt + 1
+    );
+    assert_eq!(f.pop_flows(t, 1), [1]);
+    // Refilled to 1 byte of credit, then charged the packet again.
+    assert_eq!(i64::from(f.fq.flow_info(FlowId(1)).unwrap().deficit), debt);
+    assert_eq!(f.pop(t, Instant::ZERO), None);
+}
