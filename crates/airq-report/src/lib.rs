@@ -5,8 +5,11 @@
 //! for each run, so that flent can load, re-plot and compare airq results beside real
 //! testbed measurements. A parameter sweep (`airq sweep`) is drawn by [`draw_sweep`] from a
 //! [`SweepFigure`]: one metric against the swept parameter, a line per variant, each point
-//! a mean over seeds with its 95% confidence interval. Text in PNGs uses the DejaVu Sans
-//! font embedded in the crate, so nothing needs installing on the machine.
+//! a mean over seeds with its 95% confidence interval. A comparison repeated over seeds
+//! (`airq compare --seeds N`) is drawn by [`draw_repetitions`] from a
+//! [`RepetitionsFigure`]: per metric, a box and whiskers per variant over its runs, every
+//! run a dot. Text in PNGs uses the DejaVu Sans font embedded in the crate, so nothing
+//! needs installing on the machine.
 //!
 //! ```no_run
 //! use airq_report::demo::demo_comparison;
@@ -21,8 +24,8 @@
 //! # Ok::<(), airq_report::ReportError>(())
 //! ```
 //!
-//! Not supported: interactive output, PDF, and plots combining several runs of the same
-//! design (flent's `*_combine` plots do that from the exported files).
+//! Not supported: interactive output, PDF, and time series or CDFs combining several runs
+//! of the same design (flent's `*_combine` plots do that from the exported files).
 
 #![warn(missing_docs)]
 
@@ -41,4 +44,7 @@ pub use flent::write_flent;
 pub use model::{
     Comparison, FlowDirection, FlowKind, FlowView, QueueSamples, RunView, StationView, VoipView,
 };
-pub use plot::{draw, draw_sweep, PlotKind, SweepAxis, SweepFigure, SweepLine, SweepPoint};
+pub use plot::{
+    draw, draw_repetitions, draw_sweep, PlotKind, RepetitionsFigure, RepetitionsPanel, SweepAxis,
+    SweepFigure, SweepLine, SweepPoint,
+};

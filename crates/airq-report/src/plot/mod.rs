@@ -7,7 +7,9 @@
 //! airtime shares (Figure 3), goodput per station (Figure 4); flent's `all_scaled` time
 //! series; and the driver queue depth histograms of the Airtime Queue Limits work (Kazior
 //! & Yan's AQL; Figures 4–5 of the AQL paper in the seeds). A parameter sweep is not a
-//! comparison and has its own entry point, [`draw_sweep`] (see `sweep.rs`).
+//! comparison and has its own entry point, [`draw_sweep`] (see `sweep.rs`); so have the
+//! per-run values of a comparison repeated over seeds, [`draw_repetitions`] (see
+//! `repetitions.rs`).
 //!
 //! Every comparison figure follows one rule for many stations (`stations.rs`): past the
 //! seven the palette tells apart, it draws the three lowest, the median and the three
@@ -22,6 +24,7 @@ mod layout;
 mod legend;
 mod marker;
 mod queue_depth;
+mod repetitions;
 mod stations;
 mod sweep;
 mod timeseries;
@@ -32,6 +35,7 @@ use crate::canvas::{self, Format};
 use crate::error::ReportError;
 use crate::model::Comparison;
 
+pub use repetitions::{draw_repetitions, RepetitionsFigure, RepetitionsPanel};
 pub(crate) use stations::StationColours;
 pub use sweep::{draw_sweep, SweepAxis, SweepFigure, SweepLine, SweepPoint};
 
