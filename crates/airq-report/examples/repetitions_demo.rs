@@ -1,6 +1,7 @@
 //! Draws synthetic repetitions figures (per-run values of `airq compare --seeds N`) as
 //! PNG and SVG into a directory: 2, 5 and 8 variants over 3 and 30 seeds in three panels,
-//! with a metric one variant lacks and some seeds' values lost.
+//! with a metric one variant lacks and some seeds' values lost; and two long-named
+//! variants with a metric below zero and one no run has.
 //!
 //! `cargo run -p airq-report --example repetitions_demo [out_dir]`
 
@@ -64,6 +65,33 @@ fn figure(variants: usize, seeds: usize) -> RepetitionsFigure {
     figure
 }
 
+/// Two variants, one with a long name; a change that goes below zero; a metric missing.
+fn edge_cases() -> RepetitionsFigure {
+    let seeds = 10;
+    let values = |v: usize, scale: f64, offset: f64| -> Vec<f64> {
+        (0..seeds)
+            .map(|s| offset + scale * noise(v, s, 3))
+            .collect()
+    };
+    RepetitionsFigure {
+        title: "ending-the-anomaly: firmware push vs fifo".into(),
+        caption: format!("seeds 1-{seeds}, 30 s each"),
+        variants: vec!["fifo".into(), "airtime_aql+driver=firmware_push".into()],
+        panels: vec![
+            RepetitionsPanel {
+                y_label: "goodput change vs seed's fifo run, %".into(),
+                values: vec![values(0, 4.0, 0.0), values(1, 10.0, -6.0)],
+                lost: Vec::new(),
+            },
+            RepetitionsPanel {
+                y_label: "VoIP MOS".into(),
+                values: vec![Vec::new(), Vec::new()],
+                lost: vec![seeds, seeds],
+            },
+        ],
+    }
+}
+
 fn main() {
     let dir = PathBuf::from(
         std::env::args()
@@ -74,17 +102,21 @@ fn main() {
         eprintln!("repetitions_demo: {}: {e}", dir.display());
         std::process::exit(1);
     }
+    let mut figures = Vec::new();
     for variants in [2, 5, 8] {
         for seeds in [3, 30] {
-            let fig = figure(variants, seeds);
-            for ext in ["png", "svg"] {
-                let path = dir.join(format!("repetitions-{variants}v-{seeds}s.{ext}"));
-                match draw_repetitions(&fig, &path) {
-                    Ok(()) => println!("{}", path.display()),
-                    Err(e) => {
-                        eprintln!("repetitions_demo: {e}");
-                        std::process::exit(1);
-                    }
+            figures.push((format!("{variants}v-{seeds}s"), figure(variants, seeds)));
+        }
+    }
+    figures.push(("edge-cases".to_string(), edge_cases()));
+    for (name, fig) in figures {
+        for ext in ["png", "svg"] {
+            let path = dir.join(format!("repetitions-{name}.{ext}"));
+            match draw_repetitions(&fig, &path) {
+                Ok(()) => println!("{}", path.display()),
+                Err(e) => {
+                    eprintln!("repetitions_demo: {e}");
+                    std::process::exit(1);
                 }
             }
         }

@@ -146,7 +146,7 @@ const MAX_WIDTH_PX: u32 = 3600;
 const PANEL_FRAME_PX: u32 = 106;
 /// Share of its slot a variant's box and dots fill together, and their widest, pixels.
 const GROUP_SHARE: f64 = 0.8;
-const GROUP_MAX_PX: f64 = 120.0;
+const GROUP_MAX_PX: f64 = 100.0;
 /// Space between a box and its dots, pixels.
 const BOX_GAP_PX: f64 = 4.0;
 /// Radius of a run's dot, and most half the height of the mean's diamond, pixels.

@@ -1,7 +1,7 @@
 //! The variant names under the boxes of a repetitions figure, laid out so that no two
-//! overlap: in one row when every name fits its slot; else in two staggered rows (even
-//! slots above) when every name fits two slots and overhangs the outer slots by little;
-//! else wrapped at the seams of a variant's name (after `_ + = , / : -` or a space, so
+//! overlap: in one row when every name keeps clear of its neighbours' (a long name beside
+//! short ones reaches into their slots) and overhangs the outer slots by little; else in
+//! two staggered rows (even slots above) by the same rule; else wrapped at the seams of a variant's name (after `_ + = , / : -` or a space, so
 //! `airtime_aql+driver=firmware_push` reads "airtime_aql+" / "driver=" / "firmware_push")
 //! in at most [`MAX_ROWS`] rows; else turned a quarter to read upwards, ending under its
 //! box, cut short with an ellipsis past [`MAX_ROTATED_PX`]. Short names are staggered
@@ -15,14 +15,14 @@ use crate::theme;
 
 /// Most rows a wrapped name may take.
 pub(super) const MAX_ROWS: usize = 3;
-/// Longest a turned name may be, pixels; "airtime_aql+driver=firmware_push" is ~280.
+/// Longest a turned name may be, pixels; "airtime_aql+driver=firmware_push" is ~220.
 pub(super) const MAX_ROTATED_PX: u32 = 320;
 /// Height of one row of names, pixels.
 pub(super) const ROW_PX: u32 = 20;
 /// Least space between two names side by side, pixels.
 const GAP_PX: u32 = 8;
-/// Most a staggered name may reach past its slot's outer edge, pixels: the right margin
-/// of a panel (`layout::chart_in`), so that it stays clear of the next panel's names.
+/// Most a name may reach past the outer slots' edges, pixels: the right margin of a panel
+/// (`layout::chart_in`), so that it stays clear of the next panel's names.
 const OVERHANG_PX: u32 = 24;
 
 /// How the names are set.
@@ -39,14 +39,14 @@ pub(super) enum VariantLabels {
 impl VariantLabels {
     /// The layout of `names` under slots `slot_px` pixels wide.
     pub(super) fn fit(names: &[String], slot_px: u32) -> Self {
-        let room = slot_px.saturating_sub(GAP_PX);
-        if names.iter().all(|n| width_px(n) <= room) {
+        let widths: Vec<u32> = names.iter().map(|n| width_px(n)).collect();
+        if fits_in_rows(&widths, slot_px, 1) {
             return VariantLabels::Rows(names.iter().map(|n| vec![n.clone()]).collect());
         }
-        let widest = names.iter().map(|n| width_px(n)).max().unwrap_or(0);
-        if widest + GAP_PX <= 2 * slot_px && widest / 2 <= slot_px / 2 + OVERHANG_PX {
+        if fits_in_rows(&widths, slot_px, 2) {
             return VariantLabels::Staggered(names.to_vec());
         }
+        let room = slot_px.saturating_sub(GAP_PX);
         let wrapped: Option<Vec<Vec<String>>> = names.iter().map(|n| wrap(n, room)).collect();
         match wrapped {
             Some(lines) if lines.iter().all(|l| l.len() <= MAX_ROWS) => VariantLabels::Rows(lines),
@@ -65,6 +65,23 @@ impl VariantLabels {
             VariantLabels::Turned(names) => names.iter().map(|n| width_px(n)).max().unwrap_or(0),
         }
     }
+}
+
+/// Whether names `widths` pixels wide, centred under slots `slot_px` wide and dealt in turn
+/// to `rows` rows, keep [`GAP_PX`] from their neighbours in their row and reach at most
+/// [`OVERHANG_PX`] past the outer slots.
+fn fits_in_rows(widths: &[u32], slot_px: u32, rows: usize) -> bool {
+    let slot = f64::from(slot_px);
+    let centre = |i: usize| (i as f64 + 0.5) * slot;
+    let half = |i: usize| f64::from(widths[i]) / 2.0;
+    let end = widths.len() as f64 * slot;
+    let inside = (0..widths.len()).all(|i| {
+        centre(i) - half(i) >= -f64::from(OVERHANG_PX)
+            && centre(i) + half(i) <= end + f64::from(OVERHANG_PX)
+    });
+    let apart = (rows..widths.len())
+        .all(|j| centre(j - rows) + half(j - rows) + f64::from(GAP_PX) <= centre(j) - half(j));
+    inside && apart
 }
 
 /// The width of `text` in tick-label type, pixels (0 if the font cannot measure it).
@@ -141,6 +158,20 @@ mod tests {
     }
 
     #[test]
+    fn names_keep_clear_of_their_neighbours() {
+        // A 120 px name between 40 px ones in 100 px slots: 60 + 20 + 8 <= 100.
+        assert!(fits_in_rows(&[40, 120, 40], 100, 1));
+        assert!(!fits_in_rows(&[40, 120, 100], 100, 1));
+        // At the ends, at most OVERHANG_PX past the outer slots.
+        assert!(fits_in_rows(&[100 + 2 * OVERHANG_PX, 10], 200, 1));
+        assert!(!fits_in_rows(&[100 + 2 * OVERHANG_PX + 2, 10], 100, 1));
+        // Staggered, a name's neighbours in its row are two slots away.
+        assert!(fits_in_rows(&[140, 140, 140], 100, 2));
+        assert!(!fits_in_rows(&[140, 140, 140], 100, 1));
+        assert!(fits_in_rows(&[], 100, 1));
+    }
+
+    #[test]
     fn short_names_take_one_row() {
         font::ensure_registered().unwrap();
         let labels = VariantLabels::fit(&names(&["fifo", "fq_mac"]), 120);
@@ -156,11 +187,14 @@ mod tests {
         font::ensure_registered().unwrap();
         let long = "airtime_aql+driver=firmware_push";
         let all = names(&["fifo", long]);
-        // In 60 px slots "airtime_aql" (~95 px) takes a second row.
-        let staggered = VariantLabels::fit(&names(&["fifo", "airtime_aql"]), 60);
+        // In 50 px slots "airtime_aql" (~76 px) beside "fifo" takes a second row.
+        let (a, b) = (width_px("airtime_aql"), width_px("fifo"));
+        assert!((65..=90).contains(&a) && (15..=35).contains(&b), "{a} {b}");
+        let three = names(&["airtime_aql", "fifo", "airtime_aql"]);
+        let staggered = VariantLabels::fit(&three, 50);
         assert_eq!(staggered.height_px(), 2 * ROW_PX);
         assert!(matches!(staggered, VariantLabels::Staggered(_)));
-        // ~280 px: in a 150 px slot it wraps at its seams, every line within the slot.
+        // ~220 px: in a 150 px slot it wraps at its seams, every line within the slot.
         let VariantLabels::Rows(lines) = VariantLabels::fit(&all, 150) else {
             panic!("not wrapped");
         };
