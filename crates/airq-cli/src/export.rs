@@ -7,8 +7,12 @@ use crate::report_view::{comparison, run_view};
 use crate::results::{self, ResultsFile};
 use crate::run_set;
 use airq_report::flent::FLENT_SUFFIX;
-use airq_report::{draw, write_flent, Comparison, PlotKind, ReportError};
+use airq_report::{
+    draw, draw_repetitions, write_flent, Comparison, PlotKind, RepetitionsFigure, RepetitionsPanel,
+    ReportError,
+};
 use airq_sim::ap::PRESET_NAMES;
+use airq_sim::metrics::distribution::LossyPercentile;
 use std::path::{Path, PathBuf};
 
 /// The plots `compare` draws: every kind the runs have data for (a latency CDF only when
@@ -71,6 +75,83 @@ pub fn write_standard_plots(
             draw_plot(kind, &c, &path).map(|()| path)
         })
         .collect()
+}
+
+/// Draws the figure of repetitions — per variant, a box of its runs' values over the
+/// seeds: total goodput, Jain's index, and the worst station's ping p99 when there are
+/// pings — into `dir` as `<stem>-seeds<first>-<last>-repetitions.png`; `runs` seed by
+/// seed, `variants` runs per seed, as `--seeds` makes them.
+pub fn write_repetitions_plot(
+    runs: &[ResultsFile],
+    variants: usize,
+    dir: &Path,
+) -> Result<PathBuf, CliError> {
+    let first = &runs[..variants];
+    let by_variant = |v: usize| runs.iter().skip(v).step_by(variants);
+    let panel = |y_label: &str, value: &dyn Fn(&ResultsFile) -> Option<f64>| {
+        let mut lost = Vec::new();
+        let values = (0..variants)
+            .map(|v| {
+                let all: Vec<Option<f64>> = by_variant(v).map(value).collect();
+                lost.push(
+                    all.iter()
+                        .filter(|x| x.is_some_and(f64::is_infinite))
+                        .count(),
+                );
+                all.into_iter()
+                    .flatten()
+                    .filter(|x| x.is_finite())
+                    .collect()
+            })
+            .collect();
+        RepetitionsPanel {
+            y_label: y_label.to_string(),
+            values,
+            lost,
+        }
+    };
+    let worst_p99 = |r: &ResultsFile| -> Option<f64> {
+        r.stations
+            .iter()
+            .filter_map(|s| r.station_ping(&s.name))
+            .map(|p| match p.p99 {
+                LossyPercentile::Value(v) => v,
+                LossyPercentile::Lost => f64::INFINITY,
+            })
+            .reduce(f64::max)
+    };
+    let mut panels = vec![
+        panel("total goodput, Mbit/s", &|r| Some(r.total_goodput_mbps())),
+        panel("Jain's index of airtime shares", &|r| r.airtime_jain()),
+    ];
+    if runs.iter().any(|r| worst_p99(r).is_some()) {
+        panels.push(panel("ping p99 of the worst station, ms", &worst_p99));
+    }
+    let m = &runs[0].metadata;
+    let last_seed = runs[runs.len() - 1].metadata.seed;
+    let window = if m.omit_s > 0.0 {
+        format!("{} s to {} s", m.omit_s, m.duration_s)
+    } else {
+        format!("{} s", m.duration_s)
+    };
+    let figure = RepetitionsFigure {
+        title: format!("{}: every run of every seed", m.scenario),
+        caption: format!(
+            "seeds {} to {last_seed}, {window} of each run; a box per design: quartiles, \
+             median, min and max over the seeds",
+            m.seed
+        ),
+        variants: first.iter().map(|r| r.metadata.variant.clone()).collect(),
+        panels,
+    };
+    let path = dir.join(format!(
+        "{}-seeds{}-{last_seed}-repetitions.png",
+        plot_stem(first),
+        m.seed
+    ));
+    draw_repetitions(&figure, &path)
+        .map_err(|e| CliError::new(format!("cannot draw the repetitions plot: {e}")))?;
+    Ok(path)
 }
 
 /// The name the plots of a comparison start with: the scenario and the command line's

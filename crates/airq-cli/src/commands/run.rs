@@ -4,7 +4,7 @@ use super::{results_path, run_and_write, written, Verbosity};
 use crate::cli::RunArgs;
 use crate::error::CliError;
 use crate::execute::default_jobs;
-use crate::export::write_standard_plots;
+use crate::export::{write_repetitions_plot, write_standard_plots};
 use crate::run_set::{self, RunSpec};
 use crate::scenario::{self, ap::check_preset, variant, Scenario, Variant};
 use crate::table::{self, seeds_table};
@@ -71,7 +71,11 @@ pub fn compare(
         // The plots draw one seed: the first.
         let first = &runs[..variants.len()];
         let paths: Vec<_> = first.iter().map(|r| results_path(r, args)).collect();
-        for plot in write_standard_plots(first, &paths, &args.output)? {
+        let mut written = write_standard_plots(first, &paths, &args.output)?;
+        if runs.len() > variants.len() {
+            written.push(write_repetitions_plot(&runs, variants.len(), &args.output)?);
+        }
+        for plot in written {
             if verbosity != Verbosity::Quiet {
                 println!("plot: {}", plot.display());
             }

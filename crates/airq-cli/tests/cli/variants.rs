@@ -309,14 +309,31 @@ fn seeds_repeat_every_variant_and_the_table_shows_the_spread() {
     let a = airq()
         .arg("compare")
         .arg(&scenario)
-        .args(["--configs", "fifo,airtime", "--seeds", "3", "--seed", "10"])
-        .args(["--no-plots", "-o"])
+        .args([
+            "--configs",
+            "fifo,airtime",
+            "--seeds",
+            "3",
+            "--seed",
+            "10",
+            "-o",
+        ])
         .arg(dir.path())
         .arg("--json")
         .arg(dir.path().join("s.json"))
         .assert()
         .success();
     let table = stdout(&a);
+    // A box per variant of its runs' values over the seeds, beside the first seed's
+    // standard plots.
+    let boxes = dir
+        .path()
+        .join("small-fifo,airtime-seeds10-12-repetitions.png");
+    assert!(
+        table.contains(&format!("plot: {}", boxes.display())),
+        "{table}"
+    );
+    super::assert_png(&boxes);
     // The JSON has every run, and each variant's figures over the seeds.
     let s = json(&dir.path().join("s.json"));
     assert_eq!(s["runs"].as_array().unwrap().len(), 6);
