@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 /// Simulate a WiFi access point's queueing designs, compare them side by side.
 #[derive(Debug, Parser)]
-#[command(name = "airq", version)]
+#[command(name = "airq", version, disable_help_subcommand = true)]
 pub struct Cli {
     /// No progress bars, no tables: only errors (files are still written).
     #[arg(short, long, global = true)]
@@ -140,6 +140,12 @@ pub enum Command {
     },
     /// Print the man page (roff): airq(1), then every command's page.
     Man,
+    /// Print help: of airq, of a command (`airq help compare`), or of every scenario key
+    /// (`airq help scenario`).
+    Help {
+        /// A command's name, or `scenario`.
+        topic: Option<String>,
+    },
 }
 
 /// What `airq list` lists.

@@ -1,7 +1,7 @@
 //! `airq`: the command-line tool. See `airq --help`.
 
 use airq_cli::cli::{Cli, Command};
-use airq_cli::commands::{check, completions, list, plot, run, show, sweep, Verbosity};
+use airq_cli::commands::{check, completions, help, list, plot, run, show, sweep, Verbosity};
 use clap::Parser;
 
 fn main() {
@@ -69,6 +69,7 @@ fn main() {
         } => plot::plot(results, plot, output.as_deref(), *allow_mixed, verbosity),
         Command::Completions { shell } => completions::completions(*shell),
         Command::Man => completions::man(),
+        Command::Help { topic } => help::help(topic.as_deref()),
     };
     if let Err(e) = result {
         eprintln!("airq: {e}");

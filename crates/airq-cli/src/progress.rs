@@ -1,7 +1,8 @@
 //! Progress bars: simulated time, events per second and ETA, one bar per run, drawn on
 //! standard error only when it is a terminal and `-q` was not given; with several runs
 //! (a comparison, repetitions, a sweep) a bar of all of them above, with the whole
-//! command's ETA, and each run's bar cleared when it ends. The simulator runs in chunks
+//! command's ETA, and each run's bar cleared when it ends. Bars stretch or shrink to the
+//! terminal's width, so they never wrap. The simulator runs in chunks
 //! of simulated time so the bars move.
 
 use airq::Duration;
@@ -25,7 +26,7 @@ impl Progress {
             .then(|| MultiProgress::with_draw_target(ProgressDrawTarget::stderr()));
         let total = multi.as_ref().filter(|_| runs > 1).map(|m| {
             let style = ProgressStyle::with_template(
-                "{prefix:>12} [{bar:30}] {pos}/{len} simulated s ({msg}) ETA {eta}",
+                "{prefix:>12} [{wide_bar}] {pos}/{len} simulated s ({msg}) ETA {eta}",
             )
             .expect("a valid template")
             .progress_chars("=> ");
@@ -41,7 +42,7 @@ impl Progress {
     /// A bar for a run labelled `label` of `duration` simulated time.
     pub fn bar(&self, label: &str, duration: Duration) -> RunBar {
         let bar = self.multi.as_ref().map(|m| {
-            let style = ProgressStyle::with_template("{prefix:>12} [{bar:30}] {msg} ETA {eta}")
+            let style = ProgressStyle::with_template("{prefix:>12} [{wide_bar}] {msg} ETA {eta}")
                 .expect("a valid template")
                 .progress_chars("=> ");
             let bar = m.add(ProgressBar::new(duration.as_nanos() / 1_000_000));

@@ -3,6 +3,7 @@
 
 pub mod check;
 pub mod completions;
+pub mod help;
 pub mod list;
 pub mod plot;
 pub mod run;

@@ -57,3 +57,17 @@ fn the_man_page_has_a_title_and_every_command() {
     assert!(page.contains("\n.TH airq 1"), "{page}");
     assert!(page.contains("sweep"), "{page}");
 }
+
+/// `airq help scenario` is the key reference; `airq help CMD` a command's help.
+#[test]
+fn help_names_the_scenario_keys_and_each_command() {
+    let keys = stdout(&airq().args(["help", "scenario"]).assert().success());
+    assert!(keys.starts_with("Scenario keys") && keys.contains("target_ms"), "{keys}");
+    let sweep = stdout(&airq().args(["help", "sweep"]).assert().success());
+    assert!(sweep.contains("Usage: airq sweep"), "{sweep}");
+    airq()
+        .args(["help", "nope"])
+        .assert()
+        .failure()
+        .stderr(contains("no command `nope`"));
+}
