@@ -1,0 +1,56 @@
+//! Cost per delivered packet against the number of stations (issue 19): a TCP download
+//! and a 200 ms ping to every station (two fast at HT MCS15 for every slow one at
+//! MCS0), run for `seconds` under `preset`, printing simulated seconds per wall second
+//! and the wall time per delivered TCP segment. Meant to be run under
+//! `valgrind --tool=callgrind` as well, whose instruction count divided by the segments
+//! printed is the cost per segment independent of the machine's load.
+//!
+//! `cargo run --release -p airq-sim --example scale [stations] [seconds] [preset]`
+//! (defaults 100, 10, airtime).
+
+use airq::phy::Band;
+use airq::{Duration, Instant, StationId};
+use airq_sim::ap::ApConfig;
+use airq_sim::apps::traffic::{Direction, FlowSpec};
+use airq_sim::bss::{BssScenario, Simulation};
+use airq_sim::mac::link::BssConfig;
+use airq_sim::testbed::ht20;
+use airq_sim::transport::tcp::TcpConfig;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let stations: u32 = args.next().map_or(100, |s| s.parse().expect("stations"));
+    let seconds: f64 = args.next().map_or(10.0, |s| s.parse().expect("seconds"));
+    let preset = args.next().unwrap_or_else(|| "airtime".to_string());
+    let links = (0..stations)
+        .map(|i| ht20(if i % 3 == 2 { 0 } else { 15 }))
+        .collect();
+    let mut flows: Vec<FlowSpec> = (0..stations)
+        .map(|s| FlowSpec::tcp_bulk(StationId(s), Direction::Downlink))
+        .collect();
+    flows.extend((0..stations).map(|s| FlowSpec::ping(StationId(s), Duration::from_millis(200))));
+    let scenario = BssScenario::new(BssConfig::ofdm(Band::Ghz5), links, flows);
+    let config = ApConfig::preset(&preset).expect("a known preset");
+    let mut sim = Simulation::new(scenario, &config).expect("a valid scenario");
+    let sim_time = Duration::from_nanos((seconds * 1e9) as u64);
+    let wall = std::time::Instant::now();
+    sim.run_until(Instant::ZERO + sim_time);
+    let wall = wall.elapsed().as_secs_f64();
+    let metrics = sim.metrics();
+    // Delivered in order, in full-sized segments.
+    let mss = u64::from(TcpConfig::default().mss);
+    let segments: u64 = metrics.flows[..stations as usize]
+        .iter()
+        .map(|f| f.rx_bytes)
+        .sum::<u64>()
+        / mss;
+    println!(
+        "stations {stations} preset {preset} sim_s {:.1} wall_s {wall:.3} sim_per_wall {:.1} \
+         events {} exchanges {} tcp_segments {segments} us_per_segment {:.3}",
+        sim_time.as_secs_f64(),
+        sim_time.as_secs_f64() / wall,
+        metrics.events,
+        metrics.channel.exchanges,
+        wall * 1e6 / segments.max(1) as f64
+    );
+}
