@@ -19,7 +19,8 @@ use core::fmt;
 pub const MAX_GROUP_DEPTH: u32 = 8;
 
 /// A group of stations, as [`AirtimeScheduler::add_group`] numbers them. Identifiers
-/// are not reused after [`remove_group`](AirtimeScheduler::remove_group).
+/// are not reused after [`remove_group`](AirtimeScheduler::remove_group): a scheduler
+/// creates at most [`AirtimeScheduler::MAX_GROUPS`] groups in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct GroupId(pub(crate) u32);
 
@@ -134,6 +135,10 @@ pub struct GroupStats {
 }
 
 impl AirtimeScheduler {
+    /// Most groups a scheduler creates in its life: a group's index is a list entry,
+    /// whose top two bits are the tag (`node.rs`).
+    pub const MAX_GROUPS: u32 = super::node::MAX_ENTRY_INDEX + 1;
+
     /// Creates a group inside `parent` (`None`: at the root, beside the ungrouped
     /// stations) with a DRR weight in µs per refill, as a station's. Its deficit
     /// starts at its weight.
@@ -149,6 +154,9 @@ impl AirtimeScheduler {
             if self.group_depth(parent_index) >= MAX_GROUP_DEPTH {
                 return Err(SchedError::GroupTooDeep(p));
             }
+        }
+        if self.groups.len() >= AirtimeScheduler::MAX_GROUPS as usize {
+            return Err(SchedError::TooManyGroups);
         }
         let lane = GroupLane {
             deficit_us: i64::from(weight_us),
@@ -442,18 +450,15 @@ impl AirtimeScheduler {
         }
     }
 
-    /// Per-AC mode: unlinks the scheduled TXQs of a station (O(TXQs)), returning them
-    /// in index order.
+    /// Per-AC mode: unlinks the scheduled TXQs of a station (O(its TXQs)), returning
+    /// them in index order.
     fn unlink_station_txqs(&mut self, slot: u32) -> Vec<u32> {
         if self.params.mode == SchedulingMode::StationFirst {
             return Vec::new();
         }
-        let txqs: Vec<u32> = (0..self.txqs.len() as u32)
-            .filter(|&i| {
-                let t = &self.txqs[i as usize];
-                t.live && t.station == Some(slot) && t.links.listed
-            })
-            .collect();
+        let mut txqs: Vec<u32> = self.station(slot).txqs.clone();
+        txqs.retain(|&i| self.txqs[i as usize].links.listed);
+        txqs.sort_unstable();
         for &i in &txqs {
             let lane = self.lane(self.txqs[i as usize].ac);
             self.tree_unlink(Node::Txq(i), lane);

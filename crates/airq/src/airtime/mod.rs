@@ -92,6 +92,8 @@ mod txq;
 mod txq_list;
 
 #[cfg(test)]
+mod churn_tests;
+#[cfg(test)]
 mod group_tests;
 #[cfg(test)]
 mod pass_skip_tests;
@@ -211,16 +213,21 @@ impl AirtimeGate for NoAql {}
 
 /// A call outside the scheduler's contract.
 ///
-/// Every variant holds at most one 4-byte identifier, so that `Result<(), SchedError>`
-/// is returned in registers by the per-packet calls (`return_txq`,
-/// `register_airtime`).
+/// Every variant holds at most one 8-byte identifier, so that `Result<(), SchedError>`
+/// (12 bytes) is returned in two registers (x86-64, AArch64) by the per-packet calls
+/// (`return_txq`, `register_airtime`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SchedError {
     UnknownStation(StationId),
     DuplicateStation(StationId),
     /// Station identifiers index a table: at most [`StationId::MAX`].
     StationIdOutOfRange(StationId),
+    /// No such TXQ: never created here, or removed (the id's generation is stale).
     UnknownTxq(TxqId),
+    /// [`AirtimeScheduler::MAX_TXQS`] TXQs exist already.
+    TooManyTxqs,
+    /// [`AirtimeScheduler::MAX_GROUPS`] groups have been created.
+    TooManyGroups,
     /// Weights are 1 to [`AirtimeParams::MAX_WEIGHT_US`] µs.
     WeightOutOfRange(u32),
     /// No such group (never created, or removed).
@@ -241,7 +248,17 @@ impl fmt::Display for SchedError {
             SchedError::StationIdOutOfRange(s) => {
                 write!(f, "{s}: station ids must be at most {}", StationId::MAX)
             }
-            SchedError::UnknownTxq(t) => write!(f, "TXQ {} does not exist", t.index()),
+            SchedError::UnknownTxq(t) => write!(f, "{t} does not exist: never added, or removed"),
+            SchedError::TooManyTxqs => write!(
+                f,
+                "{} TXQs exist already, the most a scheduler holds",
+                AirtimeScheduler::MAX_TXQS
+            ),
+            SchedError::TooManyGroups => write!(
+                f,
+                "{} groups have been created, the most a scheduler numbers",
+                AirtimeScheduler::MAX_GROUPS
+            ),
             SchedError::WeightOutOfRange(w) => write!(
                 f,
                 "airtime weight must be between 1 and {} us, got {w}",

@@ -15,6 +15,8 @@ use crate::station_table::StationTable;
 
 const TAG_SHIFT: u32 = 30;
 const INDEX_MASK: u32 = (1 << TAG_SHIFT) - 1;
+/// The largest index of a TXQ, station slot or group a list entry can hold.
+pub(super) const MAX_ENTRY_INDEX: u32 = INDEX_MASK;
 const STATION_TAG: u32 = 1 << TAG_SHIFT;
 const GROUP_TAG: u32 = 2 << TAG_SHIFT;
 

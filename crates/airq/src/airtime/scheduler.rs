@@ -24,7 +24,11 @@ struct PassesToSkip;
 /// The airtime DRR (or round-robin) scheduler of one radio.
 pub struct AirtimeScheduler {
     pub(super) params: AirtimeParams,
+    /// TXQs by index; a removed TXQ's slot is reused (`free_txqs`), so the table is as
+    /// long as the most TXQs registered at once.
     pub(super) txqs: Vec<Txq>,
+    /// Slots of removed TXQs, reused last-freed first.
+    pub(super) free_txqs: Vec<u32>,
     /// Stations, found by id in O(1) as mac80211's `sta` pointer; TXQs hold their
     /// station's slot.
     pub(super) stations: StationTable<StationAirtime>,
@@ -56,11 +60,16 @@ pub struct AirtimeScheduler {
 }
 
 impl AirtimeScheduler {
+    /// Most TXQs that can exist at once: a TXQ's index is a list entry, whose top two
+    /// bits tag stations and groups (`node.rs`).
+    pub const MAX_TXQS: u32 = super::node::MAX_ENTRY_INDEX + 1;
+
     pub fn new(params: AirtimeParams) -> Result<Self, SchedError> {
         params.validate()?;
         Ok(AirtimeScheduler {
             params,
             txqs: Vec::new(),
+            free_txqs: Vec::new(),
             stations: StationTable::new(),
             lists: Default::default(),
             rounds: [0; Ac::COUNT],
@@ -96,15 +105,13 @@ impl AirtimeScheduler {
         }
     }
 
-    /// Removes a station and unschedules its TXQs, which cease to exist.
+    /// Removes a station and unschedules its TXQs, which cease to exist (their ids are
+    /// refused from now on, their slots reused). O(its TXQs).
     pub fn remove_station(&mut self, id: StationId) -> Result<(), SchedError> {
         let slot = self.slot(id)?;
-        for i in 0..self.txqs.len() {
-            let txq = &self.txqs[i];
-            if txq.live && txq.station == Some(slot) {
-                self.unlink(TxqId(i as u32));
-                self.txqs[i].live = false;
-            }
+        for i in core::mem::take(&mut self.station_mut(slot).txqs) {
+            self.unlink(self.txq_id(i));
+            self.retire_txq(i);
         }
         if let Some(station) = self.stations.remove(id) {
             self.remove_member(station.group, station.weight_us);
@@ -128,19 +135,77 @@ impl AirtimeScheduler {
     }
 
     /// Creates the TXQ of `station` (or of the interface, for multicast, if `None`) and
-    /// `tid`, in the TID's access category. It starts unscheduled.
+    /// `tid`, in the TID's access category. It starts unscheduled. Reuses the slot of a
+    /// removed TXQ if there is one.
+    ///
+    /// Contract: `station` is registered ([`SchedError::UnknownStation`]); at most
+    /// [`MAX_TXQS`](Self::MAX_TXQS) TXQs exist at once ([`SchedError::TooManyTxqs`]).
     pub fn add_txq(&mut self, station: Option<StationId>, tid: Tid) -> Result<TxqId, SchedError> {
-        let station = station.map(|id| self.slot(id)).transpose()?;
-        self.txqs.push(Txq {
-            station,
+        let slot = station.map(|id| self.slot(id)).transpose()?;
+        let index = match self.free_txqs.last() {
+            Some(&index) => index,
+            None if self.txqs.len() >= Self::MAX_TXQS as usize => {
+                return Err(SchedError::TooManyTxqs)
+            }
+            None => self.txqs.len() as u32,
+        };
+        let txq = Txq {
+            station: slot,
             tid,
             ac: tid.ac(),
             schedule_round: 0,
             links: Links::default(),
             live: true,
+            generation: 0,
             eligible: false,
-        });
-        Ok(TxqId(self.txqs.len() as u32 - 1))
+        };
+        if let Some(t) = self.txqs.get_mut(index as usize) {
+            self.free_txqs.pop();
+            *t = Txq {
+                generation: t.generation,
+                ..txq
+            };
+        } else {
+            self.txqs.push(txq);
+        }
+        if let Some(slot) = slot {
+            self.station_mut(slot).txqs.push(index);
+        }
+        Ok(self.txq_id(index))
+    }
+
+    /// Removes a TXQ (e.g. an interface's, when the interface goes), unscheduling it.
+    /// Its id is refused from now on; its slot is reused. A station's TXQs are also
+    /// removed with the station.
+    pub fn remove_txq(&mut self, txq: TxqId) -> Result<(), SchedError> {
+        let station = self.txq(txq)?.station;
+        self.unlink(txq);
+        if let Some(slot) = station {
+            let txqs = &mut self.station_mut(slot).txqs;
+            txqs.retain(|&i| i != txq.index);
+        }
+        self.retire_txq(txq.index);
+        Ok(())
+    }
+
+    /// Frees an unlinked TXQ's slot for reuse, and its id for good.
+    fn retire_txq(&mut self, index: u32) {
+        let t = &mut self.txqs[index as usize];
+        debug_assert!(t.live && !t.links.listed);
+        t.live = false;
+        t.generation = t.generation.wrapping_add(1);
+        self.free_txqs.push(index);
+    }
+
+    /// TXQs that exist (registered and not removed).
+    pub fn txq_count(&self) -> usize {
+        self.txqs.len() - self.free_txqs.len()
+    }
+
+    /// Slots of the TXQ table: the most TXQs that have existed at once. Stays flat
+    /// while stations come and go (the slots of removed TXQs are reused).
+    pub fn txq_slots(&self) -> usize {
+        self.txqs.len()
     }
 
     /// Starts a scheduling round in `ac` (`ieee80211_txq_schedule_start`): the round
@@ -204,10 +269,11 @@ impl AirtimeScheduler {
         let mut first = None;
         let mut found_eligible = false;
         loop {
-            let Some(id) = self.lists[ac.index()].front() else {
+            let Some(index) = self.lists[ac.index()].head_entry() else {
                 return Ok(None);
             };
-            if first == Some(id) {
+            let id = self.txq_id(index);
+            if first == Some(index) {
                 // A full pass: stop unless someone was held back only by its deficit,
                 // which the pass has refilled.
                 if !found_eligible {
@@ -215,7 +281,7 @@ impl AirtimeScheduler {
                 }
                 return Err(PassesToSkip);
             }
-            first.get_or_insert(id);
+            first.get_or_insert(index);
             let mut eligible = true;
             let txq = &mut self.txqs[id.index()];
             if let Some(slot) = txq.station {
@@ -296,7 +362,7 @@ impl AirtimeScheduler {
         }
         let front = station.is_some() && self.params.fairness && has_queue;
         if self.tree {
-            self.tree_link(Node::Txq(txq.0), self.lane(ac), front);
+            self.tree_link(Node::Txq(txq.index), self.lane(ac), front);
             self.mark_queued(txq, has_queue);
         } else {
             let list = &mut self.lists[ac.index()];
@@ -344,7 +410,8 @@ impl AirtimeScheduler {
             None => true,
             Some(_) if !gate.phy_may_schedule(ac, self.lists[ac.index()].len()) => true,
             Some(slot) => {
-                while let Some(ahead) = self.lists[ac.index()].front() {
+                while let Some(ahead) = self.lists[ac.index()].head_entry() {
+                    let ahead = self.txq_id(ahead);
                     if ahead == txq {
                         break;
                     }
@@ -523,7 +590,7 @@ impl AirtimeScheduler {
         if t.links.listed {
             let ac = t.ac;
             if self.tree {
-                self.tree_unlink(Node::Txq(txq.0), self.lane(ac));
+                self.tree_unlink(Node::Txq(txq.index), self.lane(ac));
             } else {
                 self.lists[ac.index()].remove(&mut self.txqs, txq);
             }
@@ -532,8 +599,17 @@ impl AirtimeScheduler {
 
     pub(super) fn txq(&self, txq: TxqId) -> Result<&Txq, SchedError> {
         match self.txqs.get(txq.index()) {
-            Some(t) if t.live => Ok(t),
+            Some(t) if t.live && t.generation == txq.generation => Ok(t),
             _ => Err(SchedError::UnknownTxq(txq)),
+        }
+    }
+
+    /// The id of the TXQ in slot `index`.
+    #[inline]
+    pub(super) fn txq_id(&self, index: u32) -> TxqId {
+        TxqId {
+            index,
+            generation: self.txqs[index as usize].generation,
         }
     }
 

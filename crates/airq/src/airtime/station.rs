@@ -5,6 +5,7 @@ use super::pass_skip::refill_up_to;
 use super::txq_list::{Links, TxqList};
 use crate::ids::{Ac, StationId};
 use crate::time::{Duration, Instant};
+use alloc::vec::Vec;
 
 pub(super) struct StationAirtime {
     pub(super) id: StationId,
@@ -13,6 +14,9 @@ pub(super) struct StationAirtime {
     pub(super) ac: [AcAirtime; Ac::COUNT],
     /// The group it belongs to (index), if any.
     pub(super) group: Option<u32>,
+    /// Its TXQs (indices), in the order they were added: removing the station touches
+    /// these, not the whole table.
+    pub(super) txqs: Vec<u32>,
     /// Station-first mode: its place on its parent's list, where it stands for all its
     /// TXQs, and those of its TXQs that are scheduled, per AC.
     pub(super) links: Links,
@@ -57,6 +61,7 @@ impl StationAirtime {
             weight_us,
             ac: [ac; Ac::COUNT],
             group: None,
+            txqs: Vec::new(),
             links: Links::default(),
             queues: Default::default(),
             queued_tids: 0,

@@ -119,7 +119,7 @@ impl AirtimeScheduler {
                     let ac = txq.ac;
                     let lane = self.lane(ac);
                     self.tree_unlink(Node::Txq(i), lane);
-                    return Pick::Found(TxqId(i));
+                    return Pick::Found(self.txq_id(i));
                 }
                 Visit::Descend(g) => {
                     self.set_list(owner, list);
@@ -328,9 +328,9 @@ impl AirtimeScheduler {
         now: Option<Instant>,
     ) -> bool {
         // TXQ, station (station-first), groups: at most MAX_GROUP_DEPTH + 2 levels.
-        let mut path = [(Node::Txq(txq.0), Owner::Root(lane)); MAX_GROUP_DEPTH as usize + 2];
+        let mut path = [(Node::Txq(txq.index), Owner::Root(lane)); MAX_GROUP_DEPTH as usize + 2];
         let mut len = 0;
-        let mut node = Some(Node::Txq(txq.0));
+        let mut node = Some(Node::Txq(txq.index));
         while let Some(n) = node {
             let owner = self.owner_of(n, lane);
             path[len] = (n, owner);
@@ -540,7 +540,7 @@ impl AirtimeScheduler {
             match Node::from_entry(entry) {
                 Node::Txq(i) => {
                     if self.txqs[i as usize].ac == ac {
-                        txqs.push(TxqId(i));
+                        txqs.push(self.txq_id(i));
                     }
                 }
                 Node::Station(s) => self.collect_txqs(Owner::Station(s, ac), ac, txqs),

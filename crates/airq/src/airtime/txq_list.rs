@@ -78,11 +78,6 @@ impl TxqList {
     }
 
     #[inline]
-    pub(super) fn front(&self) -> Option<TxqId> {
-        self.head_entry().map(TxqId)
-    }
-
-    #[inline]
     pub(super) fn head_entry(&self) -> Option<u32> {
         (self.head != NIL).then_some(self.head)
     }
@@ -118,29 +113,32 @@ impl TxqList {
 
     #[inline]
     pub(super) fn push_back(&mut self, txqs: &mut [Txq], id: TxqId) {
-        self.push_back_entry(txqs, id.0);
+        self.push_back_entry(txqs, id.index);
     }
 
     #[inline]
     pub(super) fn push_front(&mut self, txqs: &mut [Txq], id: TxqId) {
-        self.push_front_entry(txqs, id.0);
+        self.push_front_entry(txqs, id.index);
     }
 
     /// Unlinks a listed TXQ.
     #[inline]
     pub(super) fn remove(&mut self, txqs: &mut [Txq], id: TxqId) {
-        self.remove_entry(txqs, id.0);
+        self.remove_entry(txqs, id.index);
     }
 
     /// Moves a listed TXQ to the tail (`list_move_tail`); for the head, one store.
     #[inline]
     pub(super) fn move_to_tail(&mut self, txqs: &mut [Txq], id: TxqId) {
-        self.move_entry_to_tail(txqs, id.0);
+        self.move_entry_to_tail(txqs, id.index);
     }
 
     /// The TXQs in list order.
     pub(super) fn iter<'a>(&self, txqs: &'a [Txq]) -> impl Iterator<Item = TxqId> + 'a {
-        self.entries(txqs).map(TxqId)
+        self.entries(txqs).map(|index| TxqId {
+            index,
+            generation: txqs[index as usize].generation,
+        })
     }
 
     #[inline]
@@ -230,40 +228,48 @@ mod tests {
                 schedule_round: 0,
                 links: Links::default(),
                 live: true,
+                generation: 0,
                 eligible: false,
             })
             .collect()
     }
 
+    fn id(index: u32) -> TxqId {
+        TxqId {
+            index,
+            generation: 0,
+        }
+    }
+
     fn order(l: &TxqList, txqs: &[Txq]) -> Vec<u32> {
-        l.iter(txqs).map(|t| t.0).collect()
+        l.iter(txqs).map(|t| t.index).collect()
     }
 
     #[test]
     fn circular_list_operations() {
         let mut txqs = arena(5);
         let mut l = TxqList::default();
-        assert_eq!(l.front(), None);
-        l.push_back(&mut txqs, TxqId(0));
-        l.push_back(&mut txqs, TxqId(1));
-        l.push_front(&mut txqs, TxqId(2));
+        assert_eq!(l.head_entry(), None);
+        l.push_back(&mut txqs, id(0));
+        l.push_back(&mut txqs, id(1));
+        l.push_front(&mut txqs, id(2));
         assert_eq!(order(&l, &txqs), [2, 0, 1]);
-        l.move_to_tail(&mut txqs, TxqId(2)); // the head: rotation
+        l.move_to_tail(&mut txqs, id(2)); // the head: rotation
         assert_eq!(order(&l, &txqs), [0, 1, 2]);
-        l.move_to_tail(&mut txqs, TxqId(1)); // the middle
+        l.move_to_tail(&mut txqs, id(1)); // the middle
         assert_eq!(order(&l, &txqs), [0, 2, 1]);
-        l.move_to_tail(&mut txqs, TxqId(1)); // already the tail
+        l.move_to_tail(&mut txqs, id(1)); // already the tail
         assert_eq!(order(&l, &txqs), [0, 2, 1]);
-        l.remove(&mut txqs, TxqId(0));
+        l.remove(&mut txqs, id(0));
         assert_eq!(order(&l, &txqs), [2, 1]);
         assert_eq!(l.len(), 2);
-        l.remove(&mut txqs, TxqId(1));
-        l.remove(&mut txqs, TxqId(2));
-        assert_eq!(l.front(), None);
+        l.remove(&mut txqs, id(1));
+        l.remove(&mut txqs, id(2));
+        assert_eq!(l.head_entry(), None);
         assert!(txqs.iter().all(|t| !t.links.listed));
-        l.push_front(&mut txqs, TxqId(4));
+        l.push_front(&mut txqs, id(4));
         assert_eq!(order(&l, &txqs), [4]);
-        l.move_to_tail(&mut txqs, TxqId(4));
+        l.move_to_tail(&mut txqs, id(4));
         assert_eq!(order(&l, &txqs), [4]);
     }
 }
