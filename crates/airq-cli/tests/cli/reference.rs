@@ -62,7 +62,10 @@ fn the_man_page_has_a_title_and_every_command() {
 #[test]
 fn help_names_the_scenario_keys_and_each_command() {
     let keys = stdout(&airq().args(["help", "scenario"]).assert().success());
-    assert!(keys.starts_with("Scenario keys") && keys.contains("target_ms"), "{keys}");
+    assert!(
+        keys.starts_with("Scenario keys") && keys.contains("target_ms"),
+        "{keys}"
+    );
     let sweep = stdout(&airq().args(["help", "sweep"]).assert().success());
     assert!(sweep.contains("Usage: airq sweep"), "{sweep}");
     airq()
