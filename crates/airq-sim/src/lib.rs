@@ -12,6 +12,7 @@
 //! - [`ap`] and [`station`]: each node's transmit path (the AP's queueing designs, a
 //!   client's FIFOs);
 //! - [`mac`]: the 802.11 MAC/PHY model (links, EDCA, the medium, PPDUs, BlockAck);
+//! - [`phy`]: the radio channel (path loss, noise, SNR) and the error rate of each MPDU;
 //! - [`net`]: packets, flow hashes, DSCP, the wired link;
 //! - [`metrics`]: what a run measures;
 //! - [`engine`]: the event queue and random streams.
@@ -23,6 +24,7 @@ pub mod engine;
 pub mod mac;
 pub mod metrics;
 pub mod net;
+pub mod phy;
 pub mod station;
 pub mod testbed;
 pub mod transport;

@@ -10,7 +10,7 @@ use crate::metrics::StationMetrics;
 use crate::net::packet::NodeId;
 use crate::station::StationTx;
 use airq::phy::{ack_duration, block_ack_duration, control_frame_duration, mac_frame};
-use airq::{Ac, Duration};
+use airq::{Ac, Duration, Instant};
 
 impl Simulation {
     pub(super) fn tx_path(&mut self, node: NodeId) -> &mut dyn TxPath {
@@ -162,9 +162,18 @@ impl Simulation {
                 (NodeId::Ap, NodeId::Ap) => unreachable!("the AP does not send to itself"),
             };
             let uplink = ppdu.src != NodeId::Ap;
-            let error = self.scenario.stations[station.index()].mpdu_error;
+            let link = &self.scenario.stations[station.index()];
+            // With a channel, the SNR of the PPDU as it started decides each MPDU's error
+            // probability by its length; without, the link's fixed probability.
+            let errors = link.channel.as_ref().map(|channel| {
+                let bss = &self.scenario.bss;
+                let start = Instant::from_nanos(now.as_nanos() - span.as_nanos());
+                channel.chunk_errors(&bss.radio, bss.band, &ppdu.rate, uplink, start)
+            });
+            let fixed = link.mpdu_error;
             let mut received = 0;
             for mpdu in &mut ppdu.mpdus {
+                let error = errors.map_or(fixed, |e| e.mpdu_error(mpdu.mpdu_bytes()));
                 mpdu.ok = !collision && !self.error_rngs[station.index()].chance(error);
                 received += usize::from(mpdu.ok);
             }

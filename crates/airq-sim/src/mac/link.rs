@@ -1,9 +1,12 @@
 //! The radio configuration of the BSS and of each station's link: band, timing, the
-//! basic rate of control responses, EDCA parameters, aggregation limits, retry limit, and
-//! per station its fixed PHY rate and MPDU error probability (the seeds' testbeds fix the
-//! rate; rate control is not modelled).
+//! basic rate of control responses, EDCA parameters, aggregation limits, retry limit, the
+//! channel model's transmit power and noise figure, and per station its fixed PHY rate
+//! (the seeds' testbeds fix the rate; rate control is not modelled) and either a fixed
+//! MPDU error probability or a channel ([`crate::phy::channel`]) whose SNR decides each
+//! MPDU's.
 
 use crate::mac::edca::{EdcaParams, TxopColumn};
+use crate::phy::channel::{RadioParams, StationChannel};
 use airq::phy::{Band, DsssDataRate, DsssPreamble, MacTiming, OfdmRate, PhyKind, Rate};
 use airq::Duration;
 
@@ -27,6 +30,8 @@ pub struct BssConfig {
     pub max_aggregate_airtime: Duration,
     /// RTS/CTS before every data PPDU (10.3.2.8).
     pub rts_cts: bool,
+    /// Transmit power, noise figure and path loss model of stations with a channel.
+    pub radio: RadioParams,
 }
 
 impl BssConfig {
@@ -51,6 +56,7 @@ impl BssConfig {
             retry_limit: 10,
             max_aggregate_airtime: Duration::from_micros(4000),
             rts_cts: false,
+            radio: RadioParams::default(),
         }
     }
 
@@ -70,6 +76,7 @@ impl BssConfig {
             retry_limit: 7,
             max_aggregate_airtime: Duration::from_micros(4000),
             rts_cts: false,
+            radio: RadioParams::default(),
         }
     }
 }
@@ -78,8 +85,11 @@ impl BssConfig {
 #[derive(Clone, Debug, PartialEq)]
 pub struct StationLink {
     pub rate: Rate,
-    /// Probability that one MPDU is received in error.
+    /// Probability that one MPDU is received in error, when there is no `channel`.
     pub mpdu_error: f64,
+    /// The station's radio channel: each MPDU's error probability follows the SNR of
+    /// its PPDU instead of `mpdu_error`. `None` keeps the fixed probability.
+    pub channel: Option<StationChannel>,
     /// Aggregate at all (HT and later rates only).
     pub ampdu: bool,
     /// BlockAck window in MPDUs (64; 256 for HE).
@@ -102,6 +112,7 @@ impl StationLink {
             ampdu: rate.supports_ampdu(),
             rate,
             mpdu_error: 0.0,
+            channel: None,
             ba_window,
             max_ampdu_bytes,
         }

@@ -3,6 +3,7 @@
 
 mod anomaly;
 mod bianchi;
+mod channel;
 mod determinism;
 mod http;
 mod ping;
