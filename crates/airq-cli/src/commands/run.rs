@@ -120,7 +120,7 @@ pub(super) fn seeded(
 
 /// The variants a comparison runs: `--configs` then `--variant`s in the order given;
 /// with neither, the scenario's `[[variant]]`s, or every preset if it has none.
-pub(super) fn compared(
+pub fn compared(
     scenario: &Scenario,
     configs: Option<&[String]>,
     specs: &[String],

@@ -26,7 +26,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 
 /// Most points a sweep may have: beyond this it is a typo, not an experiment.
-const MAX_POINTS: usize = 10_000;
+pub const MAX_POINTS: usize = 10_000;
 
 /// One swept key and its values (TOML, as `--set` takes them).
 #[derive(Clone, Debug, PartialEq)]
@@ -70,10 +70,13 @@ impl Param {
 /// What one run of the sweep is: its point (an index into each parameter's values),
 /// variant and seed.
 #[derive(Clone, Debug)]
-struct Cell {
-    point: Vec<usize>,
-    variant: String,
-    preset: String,
+pub struct Cell {
+    /// An index into each parameter's values.
+    pub point: Vec<usize>,
+    /// The variant's name.
+    pub variant: String,
+    /// Its AP preset.
+    pub preset: String,
 }
 
 /// `airq sweep`.
@@ -292,7 +295,7 @@ fn figure(
 }
 
 /// Every point of the grid, the first parameter varying slowest.
-fn grid(params: &[Param]) -> Vec<Vec<usize>> {
+pub fn grid(params: &[Param]) -> Vec<Vec<usize>> {
     let mut points: Vec<Vec<usize>> = vec![Vec::new()];
     for p in params {
         points = points
@@ -311,14 +314,14 @@ fn grid(params: &[Param]) -> Vec<Vec<usize>> {
 
 /// One figure of one run: the station (`*` for the whole BSS), the metric and its value
 /// (`inf` for a ping percentile that fell among lost pings).
-struct Figure {
+pub struct Figure {
     station: String,
     metric: &'static str,
     value: f64,
 }
 
 /// The figures of each run, in run order.
-fn figures(runs: &[ResultsFile]) -> Vec<Vec<Figure>> {
+pub fn figures(runs: &[ResultsFile]) -> Vec<Vec<Figure>> {
     runs.iter()
         .map(|r| {
             let mut out = vec![Figure {
@@ -402,7 +405,7 @@ fn header(params: &[Param]) -> String {
 }
 
 /// One row per run × figure.
-fn tidy_csv(
+pub fn tidy_csv(
     scenario: &str,
     params: &[Param],
     cells: &[Cell],
