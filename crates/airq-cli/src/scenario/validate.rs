@@ -10,6 +10,16 @@ use airq::Duration;
 use airq_sim::bss::WiredLink;
 use airq_sim::mac::link::BssConfig;
 
+/// Fastest wired link, Mbit/s (1 Tbit/s).
+pub const MAX_WIRED_MBPS: f64 = 1e6;
+
+/// Longest one-way wired delay (each of `delay_ms` and `extra_delay_ms`), ms: ten
+/// seconds, far beyond a geostationary hop.
+pub const MAX_WIRED_DELAY_MS: f64 = 10_000.0;
+
+/// Longest scenario name: it starts every file name a run writes.
+pub const MAX_NAME_LEN: usize = 64;
+
 /// Most simulator flows a scenario may make.
 pub const MAX_FLOWS: u64 = 1_000_000;
 
@@ -29,6 +39,7 @@ pub fn validate(
 ) -> Result<Scenario, CliError> {
     let at = |path: KeyPath, why: String| map.error_at(&path, why);
     if raw.name.is_empty()
+        || raw.name.len() > MAX_NAME_LEN
         || !raw
             .name
             .chars()
@@ -36,7 +47,10 @@ pub fn validate(
     {
         return Err(at(
             KeyPath::key("name"),
-            "names the results files: letters, digits, `-`, `_` and `.` only".into(),
+            format!(
+                "names the results files: 1 to {MAX_NAME_LEN} letters, digits, `-`, `_` and \
+                 `.`"
+            ),
         ));
     }
     let duration = seconds(raw.duration).map_err(|why| at(KeyPath::key("duration"), why))?;
@@ -179,18 +193,21 @@ fn wired(raw: &ScenarioFile, map: &SourceMap) -> Result<WiredLink, CliError> {
     let w = &raw.wired;
     let mut link = WiredLink::default();
     if let Some(mbps) = w.rate_mbps {
-        if !(mbps > 0.0 && mbps.is_finite()) {
+        if !(mbps > 0.0 && mbps <= MAX_WIRED_MBPS) || units::bps_from_mbps(mbps) == 0 {
             return Err(map.error_at(
                 &path.join("rate_mbps"),
-                format!("must be above 0, got {mbps}"),
+                format!("must be above 0 (1 bit/s at least) and at most {MAX_WIRED_MBPS} Mbit/s, got {mbps}"),
             ));
         }
         link.rate_bps = units::bps_from_mbps(mbps);
     }
     let ms = |key: &str, v: Option<f64>| -> Result<Option<Duration>, CliError> {
         let Some(ms) = v else { return Ok(None) };
-        if !(ms >= 0.0 && ms.is_finite()) {
-            return Err(map.error_at(&path.join(key), format!("must be 0 or more, got {ms}")));
+        if !(0.0..=MAX_WIRED_DELAY_MS).contains(&ms) {
+            return Err(map.error_at(
+                &path.join(key),
+                format!("must be 0 to {MAX_WIRED_DELAY_MS} ms (10 s), got {ms}"),
+            ));
         }
         Ok(Some(units::from_ms(ms)))
     };

@@ -258,3 +258,33 @@ fn flows_and_samples_are_bounded_before_anything_is_made() {
         ],
     );
 }
+
+/// A scenario name starts every file name: one that cannot be a file name is refused
+/// when checked, not after the run (300 characters simulated fully, then failed).
+#[test]
+fn scenario_names_fit_in_file_names() {
+    refused(
+        &SMALL.replace(
+            "name = \"small\"",
+            &format!("name = \"{}\"", "a".repeat(65)),
+        ),
+        &["name: names the results files: 1 to 64 letters"],
+    );
+}
+
+/// The wired link's rate and delays are bounded (1e308 ms of delay saturated to 584
+/// years; a fuzz found 1e308 Mbit/s and ms accepted).
+#[test]
+fn the_wired_link_is_physically_bounded() {
+    for (key, value, why) in [
+        ("rate_mbps", "1e308", "and at most 1000000 Mbit/s"),
+        ("rate_mbps", "1e-9", "(1 bit/s at least)"),
+        ("delay_ms", "1e308", "must be 0 to 10000 ms"),
+        ("extra_delay_ms", "-1", "must be 0 to 10000 ms"),
+    ] {
+        refused(
+            &format!("{SMALL}\n[wired]\n{key} = {value}\n"),
+            &[&format!("wired.{key}: "), why],
+        );
+    }
+}

@@ -32,16 +32,22 @@ fn runs(program: &str) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-/// The static library cargo built next to this test's `deps` folder.
+/// The static library cargo built for this test: in the test's own `deps` folder (where
+/// `cargo test` leaves it), or beside it (where `cargo build` puts it).
 fn static_lib() -> PathBuf {
     let exe = std::env::current_exe().expect("the test's path");
-    let profile_dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target/<profile>/deps/<test>");
-    let lib = profile_dir.join("libairq_ffi.a");
-    assert!(lib.exists(), "{} was not built", lib.display());
-    lib
+    let deps = exe.parent().expect("target/<profile>/deps/<test>");
+    let candidates = [
+        deps.join("libairq_ffi.a"),
+        deps.parent()
+            .map_or_else(PathBuf::new, |p| p.join("libairq_ffi.a")),
+    ];
+    let lib = candidates.iter().find(|p| p.exists());
+    assert!(
+        lib.is_some(),
+        "libairq_ffi.a was not built: looked at {candidates:?}"
+    );
+    lib.expect("checked").clone()
 }
 
 /// Compiles the example with `extra` flags into `name`; `None` if the compiler refused
