@@ -15,6 +15,7 @@
 //! [ap]      preset = "airtime", driver = "firmware", qdisc, mac, scheduler, aql
 //! [wired]   rate_mbps = 1000, delay_ms = 1.0, extra_delay_ms = 0.0
 //! [[station]] name = "fast", count = 2, standard = "ht", mcs = 15, width = 20, gi = "long"
+//! [[station]] ..., distance_m = 12.0, walls = 1, attenuation_db = [[0, 0], [10, 30]]
 //! [[traffic]] test = "udp_flood", stations = ["fast", "slow"]
 //! [[traffic]] test = "ping", interval_ms = 200, to = "slow"   # station-to-station
 //! [[variant]] name = "fq_codel+airtime", preset = "fifo", set = { "ap.qdisc" = "fq_codel" }
@@ -110,6 +111,79 @@ pub struct BssSection {
     pub max_aggregate_airtime_us: Option<u32>,
     /// Packets each station's own queue holds.
     pub station_queue_packets: Option<usize>,
+    /// The path loss model of stations placed by `distance_m`.
+    pub path_loss: Option<PathLossName>,
+    /// Every receiver's noise figure, dB.
+    pub noise_figure_db: Option<f64>,
+    /// The AP's transmit power, dBm.
+    pub ap_tx_power_dbm: Option<f64>,
+}
+
+/// A distance-based path loss model (IEEE 802.11-14/0980r16, the TGax scenarios).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PathLossName {
+    /// Scenario 1: break point 5 m, 5 dB per wall.
+    TgaxResidential,
+    /// Scenario 2: break point 10 m, 7 dB per wall.
+    TgaxEnterprise,
+}
+
+/// How a scheduled attenuation goes from one point to the next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AttenuationChangeName {
+    /// Each value holds until the next point.
+    Step,
+    /// Linear from each point to the next.
+    Ramp,
+}
+
+/// `attenuation_db`: a number of dB, or `[[time_s, dB], ...]` points.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AttenuationDb {
+    /// The same all run.
+    Constant(f64),
+    /// (time s, dB) points.
+    Schedule(Vec<(f64, f64)>),
+}
+
+impl<'de> Deserialize<'de> for AttenuationDb {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<AttenuationDb, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = AttenuationDb;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a number of dB or an array of [time_s, dB] pairs")
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<AttenuationDb, E> {
+                Ok(AttenuationDb::Constant(v))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<AttenuationDb, E> {
+                Ok(AttenuationDb::Constant(v as f64))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<AttenuationDb, E> {
+                Ok(AttenuationDb::Constant(v as f64))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<AttenuationDb, A::Error> {
+                let mut points = Vec::new();
+                while let Some(pair) = seq.next_element::<Vec<f64>>()? {
+                    let [t, db] = pair[..] else {
+                        return Err(serde::de::Error::invalid_length(
+                            pair.len(),
+                            &"a [time_s, dB] pair",
+                        ));
+                    };
+                    points.push((t, db));
+                }
+                Ok(AttenuationDb::Schedule(points))
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
 }
 
 /// `[wired]`: the link between the server and the AP.
@@ -164,6 +238,16 @@ pub struct StationSection {
     pub preamble: Option<String>,
     /// Probability that one MPDU is received in error.
     pub frame_error_rate: Option<f64>,
+    /// Distance to the AP, m (the [bss] path loss model).
+    pub distance_m: Option<f64>,
+    /// Walls between the station and the AP (with `distance_m`).
+    pub walls: Option<u32>,
+    /// Attenuation between the station and the AP, dB: a number or a schedule.
+    pub attenuation_db: Option<AttenuationDb>,
+    /// `step` (default) or `ramp` between the points of an attenuation schedule.
+    pub attenuation_change: Option<AttenuationChangeName>,
+    /// The station's transmit power, dBm.
+    pub tx_power_dbm: Option<f64>,
     /// Airtime weight, µs per scheduler round (256 by default).
     pub weight: Option<u32>,
     /// The `[[ap.group]]` the station belongs to.

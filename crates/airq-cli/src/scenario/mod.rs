@@ -8,6 +8,7 @@ pub mod bundled;
 pub mod file;
 pub mod location;
 pub mod overrides;
+mod radio;
 pub mod reference;
 pub mod station;
 pub mod traffic;

@@ -1,13 +1,18 @@
 //! `[[station]]` tables → stations: names expanded for `count`, each PHY rate built and
 //! checked by `airq::phy` against the IEEE 802.11-2020 rate tables (HT Clause 19, VHT
 //! Clause 21, HE 802.11ax-2021 Clause 27), and only the keys that make sense for the
-//! station's standard accepted.
+//! station's standard accepted; a station with `distance_m` or `attenuation_db` gets a
+//! channel (`airq_sim::phy::channel`) whose SNR decides its errors.
 
-use super::file::{StandardName, StationSection};
+use super::file::{AttenuationChangeName, AttenuationDb, StandardName, StationSection};
 use super::location::{KeyPath, SourceMap};
+use super::units;
 use crate::error::CliError;
 use airq::phy::{Band, ChannelWidth, DsssPreamble, GuardInterval, HeGi, PhyKind, Rate};
+use airq::Instant;
 use airq_sim::mac::link::StationLink;
+use airq_sim::phy::attenuation::{Attenuation, AttenuationChange, AttenuationError};
+use airq_sim::phy::channel::StationChannel;
 
 /// One station of the BSS, as the simulator and the results name it.
 #[derive(Clone, Debug, PartialEq)]
@@ -50,6 +55,15 @@ pub fn expand(
         }
         let rate = rate(s, band).map_err(|(key, why)| at(key, why))?;
         let mut link = StationLink::new(rate);
+        link.channel = channel(s).map_err(|(key, why)| at(key, why))?;
+        if link.channel.is_some() && s.frame_error_rate.is_some() {
+            return Err(at(
+                "frame_error_rate",
+                "a station with distance_m or attenuation_db takes its errors from the \
+                 channel model: give one or the other"
+                    .into(),
+            ));
+        }
         if let Some(fer) = s.frame_error_rate {
             if !(0.0..1.0).contains(&fer) {
                 return Err(at(
@@ -101,6 +115,117 @@ pub fn expand(
 }
 
 type KeyError = (&'static str, String);
+
+/// Most attenuation or path loss a key may give, dB.
+const MAX_LOSS_DB: f64 = 250.0;
+
+/// The station's channel ([`airq_sim::phy::channel`]), if it has a distance or an
+/// attenuation; the keys that need one refused without.
+fn channel(s: &StationSection) -> Result<Option<StationChannel>, KeyError> {
+    if s.distance_m.is_none() && s.attenuation_db.is_none() {
+        for (key, given) in [
+            ("walls", s.walls.is_some()),
+            ("tx_power_dbm", s.tx_power_dbm.is_some()),
+            ("attenuation_change", s.attenuation_change.is_some()),
+        ] {
+            if given {
+                return Err((
+                    key,
+                    "needs the channel model: give distance_m or attenuation_db".into(),
+                ));
+            }
+        }
+        return Ok(None);
+    }
+    let mut channel = StationChannel::attenuated(0.0);
+    if let Some(d) = s.distance_m {
+        if !(d > 0.0 && d <= 10_000.0) {
+            return Err((
+                "distance_m",
+                format!("must be above 0 and at most 10000 m, got {d}"),
+            ));
+        }
+        channel.distance_m = Some(d);
+    }
+    if let Some(w) = s.walls {
+        if channel.distance_m.is_none() {
+            return Err((
+                "walls",
+                "counts walls along distance_m: give distance_m".into(),
+            ));
+        }
+        if w > 100 {
+            return Err(("walls", format!("must be 0 to 100, got {w}")));
+        }
+        channel.walls = w;
+    }
+    let db_ok = |db: f64| (0.0..=MAX_LOSS_DB).contains(&db);
+    let change = match s.attenuation_change {
+        None | Some(AttenuationChangeName::Step) => AttenuationChange::Step,
+        Some(AttenuationChangeName::Ramp) => AttenuationChange::Ramp,
+    };
+    match &s.attenuation_db {
+        None => {}
+        Some(AttenuationDb::Constant(db)) => {
+            if !db_ok(*db) {
+                return Err((
+                    "attenuation_db",
+                    format!("must be 0 to {MAX_LOSS_DB} dB, got {db}"),
+                ));
+            }
+            if s.attenuation_change.is_some() {
+                return Err((
+                    "attenuation_change",
+                    "applies to an attenuation schedule ([[time_s, dB], ...])".into(),
+                ));
+            }
+            channel.attenuation = Attenuation::constant(*db);
+        }
+        Some(AttenuationDb::Schedule(points)) => {
+            if points.is_empty() {
+                return Err((
+                    "attenuation_db",
+                    "an empty schedule: give [[time_s, dB], ...] or a number".into(),
+                ));
+            }
+            let mut at = Vec::with_capacity(points.len());
+            for (i, &(t, db)) in points.iter().enumerate() {
+                if !(0.0..=1e7).contains(&t) {
+                    return Err((
+                        "attenuation_db",
+                        format!("point {}: the time must be 0 to 1e7 s, got {t}", i + 1),
+                    ));
+                }
+                if !db_ok(db) {
+                    return Err((
+                        "attenuation_db",
+                        format!("point {}: must be 0 to {MAX_LOSS_DB} dB, got {db}", i + 1),
+                    ));
+                }
+                at.push((Instant::ZERO + units::from_secs(t), db));
+            }
+            channel.attenuation = Attenuation::schedule(at, change).map_err(|e| {
+                let why = match e {
+                    AttenuationError::NotIncreasing { index } => format!(
+                        "point {}: the times must increase ({} s after {} s)",
+                        index + 1,
+                        points[index].0,
+                        points[index - 1].0
+                    ),
+                    AttenuationError::Empty => "an empty schedule".to_string(),
+                };
+                ("attenuation_db", why)
+            })?;
+        }
+    }
+    if let Some(p) = s.tx_power_dbm {
+        if !(-30.0..=40.0).contains(&p) {
+            return Err(("tx_power_dbm", format!("must be -30 to 40 dBm, got {p}")));
+        }
+        channel.tx_power_dbm = p;
+    }
+    Ok(Some(channel))
+}
 
 /// The station's rate, or the key at fault and why.
 fn rate(s: &StationSection, band: Band) -> Result<Rate, KeyError> {
@@ -262,6 +387,11 @@ mod tests {
             rate_mbps: None,
             preamble: None,
             frame_error_rate: None,
+            distance_m: None,
+            walls: None,
+            attenuation_db: None,
+            attenuation_change: None,
+            tx_power_dbm: None,
             weight: None,
             group: None,
         }

@@ -98,6 +98,7 @@ pub fn validate(
         }
     };
     bss.rts_cts = raw.bss.rts_cts.unwrap_or(false);
+    bss.radio = super::radio::radio(&raw.bss, map)?;
     if raw.bss.beacons == Some(false) {
         bss.beacon_interval = None;
     }

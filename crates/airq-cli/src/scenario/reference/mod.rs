@@ -35,6 +35,8 @@ pub enum Kind {
     Boolean,
     /// An array of strings.
     Strings,
+    /// A number, or an array of [number, number] pairs (a schedule).
+    NumberOrPairs,
     /// A table with keys of its own, documented as a table of the reference.
     Table,
     /// An array of tables, documented as a table of the reference.
@@ -52,6 +54,7 @@ impl Kind {
             Kind::Integer => "integer",
             Kind::Boolean => "boolean",
             Kind::Strings => "array of strings",
+            Kind::NumberOrPairs => "number or array of [s, dB] pairs",
             Kind::Table => "table",
             Kind::Tables => "array of tables",
             Kind::AnyKeys => "table of keys",

@@ -14,6 +14,7 @@ use airq_sim::ap::config::{
 use airq_sim::ap::PRESET_NAMES;
 use airq_sim::bss::WiredLink;
 use airq_sim::mac::link::BssConfig;
+use airq_sim::phy::channel::DEFAULT_STATION_TX_POWER_DBM;
 use airq_sim::station::STATION_QUEUE_PACKETS;
 use airq_sim::transport::tcp::TcpConfig;
 
@@ -26,6 +27,8 @@ const SCHEDULERS: &[&str] = &["round_robin", "airtime"];
 const AQLS: &[&str] = &["off", "kernel", "self_tuning"];
 const DRIVERS: &[&str] = &["softmac", "firmware", "firmware_push"];
 const GROUP_MODES: &[&str] = &["share", "limit"];
+const PATH_LOSS_MODELS: &[&str] = &["tgax_residential", "tgax_enterprise"];
+const ATTENUATION_CHANGES: &[&str] = &["step", "ramp"];
 
 /// Every table of the schema, in the order the reference lists them.
 pub fn tables() -> Vec<TableDoc> {
@@ -217,6 +220,7 @@ fn top_level() -> TableDoc {
 fn bss() -> TableDoc {
     let ofdm = BssConfig::ofdm(Band::Ghz5);
     let dsss = BssConfig::dsss();
+    let radio = ofdm.radio;
     TableDoc {
         path: "bss",
         about: "BSS-wide radio settings.",
@@ -288,6 +292,39 @@ fn bss() -> TableDoc {
                 "1 or more",
                 "100",
                 "Packets each station's own transmit queue holds.",
+            ),
+            key(
+                "path_loss",
+                Kind::Choice(PATH_LOSS_MODELS),
+                "",
+                "tgax_residential",
+                "",
+                "\"tgax_enterprise\"",
+                "Path loss of stations placed by distance_m: the TGax indoor models (IEEE \
+                 802.11-14/0980r16): residential, free space to 5 m then 35 dB per decade, \
+                 5 dB per wall; enterprise, free space to 10 m, 7 dB per wall. Evaluated at \
+                 2437, 5180 or 5975 MHz by band.",
+            ),
+            key(
+                "noise_figure_db",
+                Kind::Number,
+                "dB",
+                number(radio.noise_figure_db),
+                "0 to 30",
+                "5.0",
+                "Every receiver's noise figure, above thermal noise kTB over the channel \
+                 width (22 MHz for DSSS): -94 dBm at 20 MHz with 7 dB (TGax evaluation \
+                 methodology, ns-3's default). Stations with a channel only.",
+            ),
+            key(
+                "ap_tx_power_dbm",
+                Kind::Number,
+                "dBm",
+                number(radio.ap_tx_power_dbm),
+                "-30 to 40",
+                "23.0",
+                "The AP's transmit power (TGax scenarios: 20 dBm). Stations with a channel \
+                 only.",
             ),
         ],
     }
@@ -430,7 +467,59 @@ fn station() -> TableDoc {
                 "0",
                 "0 to below 1",
                 "0.1",
-                "Probability that one MPDU is received in error.",
+                "Probability that one MPDU is received in error, the same for every MPDU \
+                 (not with distance_m or attenuation_db).",
+            ),
+            key(
+                "distance_m",
+                Kind::Number,
+                "m",
+                "none (fixed errors)",
+                "above 0, at most 10000",
+                "12.0",
+                "Distance to the AP: the [bss] path_loss model gives the loss, and each \
+                 MPDU's error probability follows the SNR of its PPDU (NIST OFDM model; \
+                 802.11b DSSS/CCK model) at its rate and length.",
+            ),
+            key(
+                "walls",
+                Kind::Integer,
+                "",
+                "0",
+                "0 to 100; with distance_m",
+                "2",
+                "Walls between the station and the AP, for the path_loss model.",
+            ),
+            key(
+                "attenuation_db",
+                Kind::NumberOrPairs,
+                "dB",
+                "none (fixed errors)",
+                "0 to 250 dB; pairs of time 0 to 1e7 s, times increasing",
+                "[[0.0, 40.0], [10.0, 60.0]]",
+                "Attenuation between the station and the AP (with distance_m, added to its \
+                 path loss): a number, or [time_s, dB] points evaluated at each PPDU (the \
+                 first point's value before it, the last's after it), as a programmable \
+                 attenuator in a rate-vs-range test. Gives the station the SNR error model.",
+            ),
+            key(
+                "attenuation_change",
+                Kind::Choice(ATTENUATION_CHANGES),
+                "",
+                "step",
+                "",
+                "\"ramp\"",
+                "Between the points of an attenuation_db schedule: step holds each value \
+                 until the next point, ramp goes linearly in dB.",
+            ),
+            key(
+                "tx_power_dbm",
+                Kind::Number,
+                "dBm",
+                number(DEFAULT_STATION_TX_POWER_DBM),
+                "-30 to 40; with distance_m or attenuation_db",
+                "18.0",
+                "The station's transmit power (TGax scenarios: 15 dBm), for its uplink.",
             ),
             key(
                 "weight",
