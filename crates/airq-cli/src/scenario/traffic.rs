@@ -166,6 +166,9 @@ impl Traffic {
     }
 }
 
+/// Longest interval or pause a test may have, ms: the longest run (1e7 s).
+const MAX_TIME_MS: f64 = 1e10;
+
 /// Checks `[[traffic]]` entry `index`.
 pub fn validate(
     t: &TrafficSection,
@@ -256,11 +259,12 @@ pub fn validate(
     }
     let interval = |default_ms: f64| -> Result<Duration, CliError> {
         let ms = t.interval_ms.unwrap_or(default_ms);
-        // Below a microsecond the simulation would never end (and rounds to 0 ns).
-        if !(ms >= 0.001 && ms.is_finite()) {
+        // Below a microsecond the simulation would never end (and rounds to 0 ns);
+        // above the longest run it is no interval at all.
+        if !(0.001..=MAX_TIME_MS).contains(&ms) {
             return Err(at(
                 "interval_ms",
-                format!("must be at least 0.001 ms (1 us), got {ms}"),
+                format!("must be 0.001 ms (1 us) to {MAX_TIME_MS} ms (the longest run), got {ms}"),
             ));
         }
         Ok(units::from_ms(ms))
@@ -346,8 +350,11 @@ pub fn validate(
                 page.keep_alive = keep_alive;
             }
             if let Some(ms) = t.think_ms {
-                if !(ms >= 0.0 && ms.is_finite()) {
-                    return Err(at("think_ms", format!("must be 0 or more, got {ms}")));
+                if !(0.0..=MAX_TIME_MS).contains(&ms) {
+                    return Err(at(
+                        "think_ms",
+                        format!("must be 0 to {MAX_TIME_MS} ms (the longest run), got {ms}"),
+                    ));
                 }
                 page.think_time = units::from_ms(ms);
             }
