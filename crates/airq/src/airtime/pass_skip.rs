@@ -192,6 +192,9 @@ impl AirtimeScheduler {
     fn advance<G: AirtimeGate>(&mut self, list: TxqList, lane: Ac, passes: u64, gate: &G) {
         let mut cur = list.head_entry();
         while let Some(entry) = cur {
+            // The next entry first: a branch below may `continue`. (It did after the
+            // cursor moved, and a group out of the round spun `next_txq_any` for ever.)
+            cur = list.next_of(&self.view(lane), entry);
             match Node::from_entry(entry) {
                 Node::Txq(i) => {
                     let t = &self.txqs[i as usize];
@@ -230,7 +233,6 @@ impl AirtimeScheduler {
                     }
                 }
             }
-            cur = list.next_of(&self.view(lane), entry);
         }
     }
 }

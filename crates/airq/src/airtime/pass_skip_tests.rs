@@ -430,7 +430,7 @@ impl Side {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::proptest_cases(256), ..ProptestConfig::default() })]
 
     #[test]
     fn skipping_passes_makes_the_choices_of_mac80211s_loop(
@@ -452,4 +452,38 @@ proptest! {
             prop_assert_eq!(skipping.lists(), looping.lists(), "operation {}", i);
         }
     }
+}
+
+/// Found by the random driver (tests/integration/driver_fuzz.rs): station-first mode,
+/// a station in a group with `u32::MAX` µs pending and data in VO, another at the root
+/// with a little pending in BK and data in VI.
+#[test]
+fn a_grouped_station_deep_in_aql_debt_does_not_spin_next_txq_any() {
+    let run = |pass_skip: bool| {
+        let mut aql = Aql::new(AqlParams::default()).unwrap();
+        let mut s = AirtimeScheduler::new(station_first()).unwrap();
+        s.pass_skip = pass_skip;
+        let a = s.add_group(None, 256, GroupMode::Share).unwrap();
+        s.add_group(Some(a), 512, GroupMode::Limit).unwrap();
+        s.add_group(None, 1, GroupMode::Share).unwrap();
+        let tid = |n| Tid::new(n).unwrap();
+        for i in [4, 2] {
+            aql.register_station(sta(i)).unwrap();
+            s.add_station(sta(i)).unwrap();
+        }
+        let vo = s.add_txq(Some(sta(4)), tid(6)).unwrap();
+        s.return_txq(vo, true, Instant::ZERO).unwrap();
+        aql.charge(sta(4), Ac::Vo, u32::MAX).unwrap();
+        s.set_station_group(sta(4), Some(a)).unwrap();
+        aql.charge(sta(2), Ac::Bk, 8292).unwrap();
+        let vi = s.add_txq(Some(sta(2)), tid(4)).unwrap();
+        s.return_txq(vi, true, Instant::ZERO).unwrap();
+        // VO is refused by the PHY gate: the group's only station is out of the round.
+        s.schedule_start_any(&mut aql);
+        let got = s.next_txq_any(&mut aql, Instant::ZERO);
+        assert_eq!(got, Some(vi));
+        let stats = [4, 2].map(|i| s.station_stats(sta(i)).unwrap());
+        (got.map(TxqId::index), stats, s.group_stats(a).unwrap())
+    };
+    assert_eq!(run(true), run(false));
 }
