@@ -18,6 +18,22 @@
 //! - [`airtime`]: the airtime fairness scheduler (mac80211 DRR over stations).
 //! - [`aql`]: Airtime Queue Limits, the kernel's and a self-tuning variant.
 //! - [`report`]: statistics as `iw` and mac80211 debugfs print them.
+//!
+//! Every public call states its contract — what the caller must guarantee — in its
+//! module's documentation ([`fq`], [`airtime`], [`aql`]); a call outside it returns an
+//! error and changes nothing, and every call costs a bounded amount whatever it is
+//! passed.
+//!
+//! # Fuzzing
+//!
+//! The property tests (unit tests and `tests/integration`: random operation sequences
+//! on `Fq`, the scheduler flat and grouped in both modes, and AQL, with a driver that
+//! breaks the contract on purpose, checking the invariants after every step) run a few
+//! hundred cases in `cargo test`. `AIRQ_PROPTEST_CASES` sets the count of each:
+//!
+//! ```text
+//! AIRQ_PROPTEST_CASES=100000 cargo test --release -p airq
+//! ```
 #![no_std]
 #![forbid(unsafe_code)]
 

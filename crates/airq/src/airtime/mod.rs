@@ -80,6 +80,35 @@
 //! run ahead of its deficit by what AQL lets its stations have in flight. `Limit` caps
 //! count the airtime the driver reports, so they hold only with airtime fairness on.
 
+//! # Contract
+//!
+//! What a driver must guarantee, per call; a call that breaks it gets a [`SchedError`]
+//! and changes nothing — never a panic, a hang or corrupted lists (`contract_errors` in
+//! `tests.rs` and `group_tests.rs`, `churn_tests.rs`, and the random driver of the
+//! integration tests):
+//!
+//! - [`AirtimeScheduler::new`]: a default weight 1 to [`AirtimeParams::MAX_WEIGHT_US`].
+//! - `add_station`: an id at most [`StationId::MAX`], not registered already.
+//! - Calls taking a [`StationId`] (`remove_station`, `set_weight`, `register_airtime`,
+//!   `station_stats`, `set_station_group`, `station_group`, `add_txq`): a registered
+//!   station.
+//! - Calls taking a [`TxqId`] (`return_txq`, `unschedule`, `may_transmit(_at)`,
+//!   `remove_txq`, `txq_owner`): a TXQ `add_txq` returned, not removed since (itself or
+//!   with its station). Ids carry their slot's generation: a stale one is
+//!   [`SchedError::UnknownTxq`], never the slot's next TXQ.
+//! - `add_txq`: fewer than [`AirtimeScheduler::MAX_TXQS`] TXQs; `add_group`: fewer than
+//!   [`AirtimeScheduler::MAX_GROUPS`] groups created.
+//! - Weights (`set_weight`, `add_group`, `set_group_weight`): 1 to
+//!   [`AirtimeParams::MAX_WEIGHT_US`] µs.
+//! - Calls taking a [`GroupId`]: a live group; nesting without cycles, at most
+//!   [`MAX_GROUP_DEPTH`] deep; `remove_group` of an empty group.
+//! - The [`AirtimeGate`] answers the same within one call (see there).
+//!
+//! Any airtime (`register_airtime` up to `u32::MAX` µs each, TX and RX), any pending
+//! airtime a gate reports, any `now` is taken: deficits are 64-bit and refills of a
+//! deep debt are computed, not looped, so each `next_txq` costs O(TXQs listed), and
+//! `remove_station` O(its TXQs).
+
 mod group;
 mod limit;
 mod node;
@@ -213,17 +242,19 @@ impl AirtimeGate for NoAql {}
 
 /// A call outside the scheduler's contract.
 ///
-/// Every variant holds at most one 8-byte identifier, so that `Result<(), SchedError>`
-/// (12 bytes) is returned in two registers (x86-64, AArch64) by the per-packet calls
-/// (`return_txq`, `register_airtime`).
+/// Every variant holds at most one 4-byte identifier, so that `Result<(), SchedError>`
+/// is returned in registers by the per-packet calls (`return_txq`,
+/// `register_airtime`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SchedError {
     UnknownStation(StationId),
     DuplicateStation(StationId),
     /// Station identifiers index a table: at most [`StationId::MAX`].
     StationIdOutOfRange(StationId),
-    /// No such TXQ: never created here, or removed (the id's generation is stale).
-    UnknownTxq(TxqId),
+    /// No such TXQ — never created here, or removed (the id's generation is stale) —
+    /// named by the refused id's [`index`](TxqId::index). The index alone keeps the
+    /// error at 8 bytes (a 12-byte `Result` made every decision 8% slower).
+    UnknownTxq(u32),
     /// [`AirtimeScheduler::MAX_TXQS`] TXQs exist already.
     TooManyTxqs,
     /// [`AirtimeScheduler::MAX_GROUPS`] groups have been created.
@@ -248,7 +279,10 @@ impl fmt::Display for SchedError {
             SchedError::StationIdOutOfRange(s) => {
                 write!(f, "{s}: station ids must be at most {}", StationId::MAX)
             }
-            SchedError::UnknownTxq(t) => write!(f, "{t} does not exist: never added, or removed"),
+            SchedError::UnknownTxq(index) => write!(
+                f,
+                "TXQ {index} does not exist (never added, or removed since)"
+            ),
             SchedError::TooManyTxqs => write!(
                 f,
                 "{} TXQs exist already, the most a scheduler holds",

@@ -272,7 +272,6 @@ impl AirtimeScheduler {
             let Some(index) = self.lists[ac.index()].head_entry() else {
                 return Ok(None);
             };
-            let id = self.txq_id(index);
             if first == Some(index) {
                 // A full pass: stop unless someone was held back only by its deficit,
                 // which the pass has refilled.
@@ -283,7 +282,7 @@ impl AirtimeScheduler {
             }
             first.get_or_insert(index);
             let mut eligible = true;
-            let txq = &mut self.txqs[id.index()];
+            let txq = &mut self.txqs[index as usize];
             if let Some(slot) = txq.station {
                 let station = self.stations.at_mut(slot);
                 eligible = gate.station_may_dequeue(station.id, ac, now);
@@ -297,15 +296,17 @@ impl AirtimeScheduler {
                 found_eligible = true;
             }
             if !eligible {
-                self.lists[ac.index()].move_to_tail(&mut self.txqs, id);
+                self.lists[ac.index()].move_entry_to_tail(&mut self.txqs[..], index);
                 continue;
             }
-            if self.txqs[id.index()].schedule_round == round {
+            let txq = &mut self.txqs[index as usize];
+            if txq.schedule_round == round {
                 return Ok(None);
             }
-            self.lists[ac.index()].remove(&mut self.txqs, id);
-            self.txqs[id.index()].schedule_round = round;
-            return Ok(Some(id));
+            txq.schedule_round = round;
+            let generation = txq.generation;
+            self.lists[ac.index()].remove_entry(&mut self.txqs[..], index);
+            return Ok(Some(TxqId { index, generation }));
         }
     }
 
@@ -600,7 +601,7 @@ impl AirtimeScheduler {
     pub(super) fn txq(&self, txq: TxqId) -> Result<&Txq, SchedError> {
         match self.txqs.get(txq.index()) {
             Some(t) if t.live && t.generation == txq.generation => Ok(t),
-            _ => Err(SchedError::UnknownTxq(txq)),
+            _ => Err(SchedError::UnknownTxq(txq.index)),
         }
     }
 

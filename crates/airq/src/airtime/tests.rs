@@ -297,7 +297,7 @@ fn contract_errors() {
     assert!(list(&s).is_empty());
     assert_eq!(
         s.return_txq(q[0], true, Instant::ZERO),
-        Err(SchedError::UnknownTxq(q[0]))
+        Err(SchedError::UnknownTxq(q[0].index() as u32))
     );
     assert!(alloc::format!("{}", SchedError::WeightOutOfRange(0)).contains("between 1"));
 }

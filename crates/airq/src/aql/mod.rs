@@ -24,6 +24,16 @@
 //! hardware's completion (or drop) [`Aql::release`] the same amount, or
 //! [`Aql::report_completion`] when self-tuning.
 
+//! # Contract
+//!
+//! Calls taking a [`StationId`] need a registered station (else
+//! [`AqlError::UnknownStation`]); `register_station` an id at most [`StationId::MAX`]
+//! not registered already; `set_station_limits` limits that validate. Amounts are
+//! anything up to `u32::MAX` µs: the counters are 64-bit, a release above what is
+//! pending is clamped and counted ([`AqlStats::underflows`]), and the per-AC and total
+//! counters stay the sums of the stations'. A violation is an error value and changes
+//! nothing.
+
 pub mod accounting;
 pub mod estimate;
 mod gate;

@@ -12,6 +12,34 @@
 //! whatever tin it belongs to (Linux ≥ 5.12: up to min(32, half its packets), at least 1).
 //!
 //! Every packet not delivered is handed back as a [`Dropped`] with its [`DropReason`].
+//!
+//! # Contract
+//!
+//! What a caller must guarantee, per call; a call that breaks it gets an error value and
+//! changes nothing — never a panic, a hang or a corrupted count (`tests.rs`
+//! `contract_errors`, and the random driver of the integration tests):
+//!
+//! - [`Fq::new`], [`Fq::set_params`]: parameters within [`FqParams::validate`]'s ranges
+//!   (flows 1 to [`FqParams::MAX_FLOWS`], packet limit 1 to
+//!   [`FqParams::MAX_LIMIT_PACKETS`], memory limit above 0, quantum 1 to
+//!   [`Quantum::MAX`], consistent CoDel); `set_params` keeps `flows` — else
+//!   [`FqParamError`].
+//! - Every call taking a [`TinId`] (`enqueue`, `dequeue`, `purge`, `filter`,
+//!   `remove_tin`, `set_tin_quantum`, `has_queue`, `tin_stats`, `default_flow`,
+//!   `tin_flows`): a tin [`Fq::add_tin`] returned and not removed since — else
+//!   [`FqError::UnknownTin`] (ids carry their slot's generation: a removed tin's id never
+//!   reaches the tin that reuses its slot).
+//! - [`Fq::enqueue`]: a packet of at most [`MAX_PACKET_BYTES`] — else
+//!   [`FqError::PacketTooLong`]; refused packets come back in the [`EnqueueError`]. Any
+//!   `now`, flow hash and truesize are taken (time going backwards only shortens
+//!   sojourns).
+//! - [`Fq::set_tin_quantum`]: a quantum 1 to [`Quantum::MAX`] — else [`FqError::Param`].
+//! - [`Fq::flow_info`]: a flow of the arena — else [`FqError::UnknownFlow`].
+//!
+//! Costs are bounded whatever the caller passes: `enqueue` O(flows with packets) when a
+//! limit drops, else O(1); `dequeue` O(flows of the tin) plus the packets CoDel drops —
+//! a flow deep in debt is refilled in one step, not one quantum per turn (`list.rs`).
+//! Tables are as long as the most tins alive at once (removed tins' slots are reused).
 
 mod backlog;
 mod bitmap;

@@ -585,3 +585,78 @@ fn a_2_gib_packet_at_a_1_byte_quantum_is_repaid_at_once() {
     assert_eq!(i64::from(f.fq.flow_info(FlowId(1)).unwrap().deficit), debt);
     assert_eq!(f.pop(t, Instant::ZERO), None);
 }
+
+/// Every rule of the contract (module documentation) broken once: each is an error
+/// value naming what was wrong, and changes nothing.
+#[test]
+fn contract_errors() {
+    let mut f = fixture(no_codel(64));
+    let live = f.fq.add_tin();
+    let gone = f.fq.add_tin();
+    f.fq.remove_tin(gone, |_| {}).unwrap();
+    f.push(live, 1, 100, Instant::ZERO);
+    let before = f.fq.stats();
+    let unknown = Err(FqError::UnknownTin(gone));
+    // A tin that was removed (or never added here): every call that takes one.
+    let e =
+        f.fq.enqueue(gone, SimplePacket::new(1, 0, 1), Instant::ZERO, |_| {});
+    assert_eq!(e.unwrap_err().error, FqError::UnknownTin(gone));
+    assert_eq!(
+        f.fq.dequeue(gone, Instant::ZERO, |_| {}),
+        unknown.map(|()| None)
+    );
+    assert_eq!(f.fq.purge(gone, |_| {}), unknown);
+    assert_eq!(f.fq.filter(gone, |_| true, |_| {}), unknown);
+    assert_eq!(f.fq.remove_tin(gone, |_| {}), unknown);
+    assert_eq!(f.fq.set_tin_quantum(gone, None), unknown);
+    assert_eq!(f.fq.has_queue(gone), unknown.map(|()| false));
+    assert!(f.fq.tin_stats(gone).is_err());
+    assert!(f.fq.default_flow(gone).is_err());
+    assert!(f.fq.tin_flows(gone).is_err());
+    // A packet longer than the counters take.
+    let long = SimplePacket::new(2, 0, u32::MAX);
+    let e = f.fq.enqueue(live, long, Instant::ZERO, |_| {}).unwrap_err();
+    assert_eq!(e.error, FqError::PacketTooLong(u32::MAX));
+    // A flow outside the arena.
+    let flow = FlowId(u32::MAX);
+    assert_eq!(f.fq.flow_info(flow), Err(FqError::UnknownFlow(flow)));
+    // Parameters out of range, at creation and at run time; a tin quantum likewise.
+    for bad in [
+        FqParams {
+            flows: FqParams::MAX_FLOWS + 1,
+            ..no_codel(64)
+        },
+        FqParams {
+            limit_packets: 0,
+            ..no_codel(64)
+        },
+        FqParams {
+            limit_packets: u32::MAX,
+            ..no_codel(64)
+        },
+        FqParams {
+            memory_limit_bytes: 0,
+            ..no_codel(64)
+        },
+        FqParams {
+            quantum: Quantum::Bytes(0),
+            ..no_codel(64)
+        },
+        FqParams {
+            quantum: Quantum::Frames(Quantum::MAX + 1),
+            ..no_codel(64)
+        },
+    ] {
+        assert!(Fq::<SimplePacket>::new(bad).is_err(), "{bad:?}");
+        assert!(f.fq.set_params(bad).is_err(), "{bad:?}");
+    }
+    assert_eq!(
+        f.fq.set_tin_quantum(live, Some(Quantum::Bytes(0))),
+        Err(FqError::Param(FqParamError::QuantumOutOfRange(
+            Quantum::Bytes(0)
+        )))
+    );
+    assert_eq!(f.fq.stats(), before, "refused calls change nothing");
+    assert_eq!(f.fq.params(), &no_codel(64));
+    f.fq.assert_invariants();
+}

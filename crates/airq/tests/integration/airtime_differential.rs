@@ -377,7 +377,7 @@ impl Side {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: super::proptest_cases(512), ..ProptestConfig::default() })]
 
     #[test]
     fn an_empty_group_changes_no_choice_of_the_flat_scheduler(

@@ -342,7 +342,7 @@ impl Harness {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: super::proptest_cases(256), ..ProptestConfig::default() })]
 
     #[test]
     fn airtime_charged_equals_airtime_reported(ops in prop::collection::vec(op(), 1..200)) {

@@ -265,7 +265,7 @@ impl Harness {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: super::proptest_cases(256), ..ProptestConfig::default() })]
 
     #[test]
     fn every_packet_is_delivered_dropped_or_queued(params in params(), ops in prop::collection::vec(op(), 1..300)) {
