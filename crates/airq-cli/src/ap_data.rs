@@ -48,6 +48,7 @@ pub fn ap_data(ap: &ApConfig) -> Value {
                     "fairness": p.fairness,
                     "active_window_ms": ms(p.active_window),
                     "station_first": p.mode == SchedulingMode::StationFirst,
+                    "sparse_first": p.sparse_first,
                 }),
             );
         }

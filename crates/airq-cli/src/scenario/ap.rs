@@ -221,6 +221,7 @@ impl ApSpec {
         if let (SchedulerConfig::Airtime(p), Some(a)) = (&mut c.scheduler, &s.airtime) {
             p.default_weight_us = a.default_weight_us.unwrap_or(p.default_weight_us);
             p.use_rx = a.use_rx.unwrap_or(p.use_rx);
+            p.sparse_first = a.sparse_first.unwrap_or(p.sparse_first);
             if a.station_first == Some(true) {
                 p.mode = SchedulingMode::StationFirst;
             }

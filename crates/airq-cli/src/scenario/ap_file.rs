@@ -154,6 +154,8 @@ pub struct AirtimeSection {
     pub use_rx: Option<bool>,
     /// Pick the station first, then its highest AC (seed §4.3).
     pub station_first: Option<bool>,
+    /// The sparse-station optimisation: a newly active station's TXQ goes to the head.
+    pub sparse_first: Option<bool>,
 }
 
 /// `[ap.aql_limits]`: the kernel's AQL limits, µs.

@@ -166,6 +166,11 @@ pub struct AirtimeParams {
     /// behind another station's longest aggregates loses no credit, while one that was
     /// idle can exceed its share by at most that much.
     pub limit_burst: Duration,
+    /// The sparse-station optimisation (mac80211's default, seed 002 slide 33): a TXQ
+    /// that becomes active goes to the head of the list, so a station that was idle is
+    /// served at once. Off, it goes to the back like any other, so its effect can be
+    /// measured.
+    pub sparse_first: bool,
 }
 
 impl Default for AirtimeParams {
@@ -178,6 +183,7 @@ impl Default for AirtimeParams {
             active_window: Duration::from_millis(100),
             mode: SchedulingMode::PerAc,
             limit_burst: Duration::from_millis(10),
+            sparse_first: true,
         }
     }
 }

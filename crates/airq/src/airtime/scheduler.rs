@@ -333,7 +333,8 @@ impl AirtimeScheduler {
     /// Hands a TXQ back, or schedules one that just got data (`ieee80211_return_txq` /
     /// `ieee80211_schedule_txq`). `has_queue` is whether it holds packets the driver may
     /// send (or `force`). An unlisted TXQ is listed if it has data — at the head when
-    /// airtime fairness is on, so a newly active station is served first — or, empty,
+    /// airtime fairness and `sparse_first` are on, so a newly active station is served
+    /// first — or, empty,
     /// if its station was active within the window and may still owe airtime.
     pub fn return_txq(
         &mut self,
@@ -361,7 +362,8 @@ impl AirtimeScheduler {
         if !has_queue && !keep_active() {
             return Ok(());
         }
-        let front = station.is_some() && self.params.fairness && has_queue;
+        let front =
+            station.is_some() && self.params.fairness && self.params.sparse_first && has_queue;
         if self.tree {
             self.tree_link(Node::Txq(txq.index), self.lane(ac), front);
             self.mark_queued(txq, has_queue);

@@ -45,6 +45,22 @@ fn newly_backlogged_station_goes_to_the_head() {
 }
 
 #[test]
+fn without_the_sparse_station_optimisation_a_newly_backlogged_station_waits_its_turn() {
+    let params = AirtimeParams {
+        sparse_first: false,
+        ..AirtimeParams::default()
+    };
+    let (mut s, q) = fixture(3, params);
+    let now = Instant::ZERO;
+    for t in &q {
+        s.return_txq(*t, true, now).unwrap();
+    }
+    assert_eq!(list(&s), [0, 1, 2], "tail insertion");
+    s.schedule_start(Ac::Be, &mut NoAql);
+    assert_eq!(s.next_txq(Ac::Be, &mut NoAql, Instant::ZERO), Some(q[0]));
+}
+
+#[test]
 fn round_robin_appends_at_the_tail_and_ignores_airtime() {
     let (mut s, q) = fixture(3, AirtimeParams::round_robin());
     let now = Instant::ZERO;

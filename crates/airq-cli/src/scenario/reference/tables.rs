@@ -956,6 +956,17 @@ fn airtime() -> TableDoc {
                 "true",
                 "Pick the station first, then its highest AC (Ending the Anomaly §4.3).",
             ),
+            key(
+                "sparse_first",
+                Kind::Boolean,
+                "",
+                d.sparse_first.to_string(),
+                "true, false",
+                "false",
+                "The sparse-station optimisation (mac80211; seed 002 slide 33): a station \
+                 that becomes active is put at the head of the list and served at once; \
+                 false puts it at the back, to measure what the optimisation does.",
+            ),
         ],
     }
 }
