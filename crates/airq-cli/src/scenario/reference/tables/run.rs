@@ -1,0 +1,282 @@
+//! The run itself, `[bss]` and `[wired]`.
+
+use super::*;
+
+pub(super) fn top_level() -> TableDoc {
+    TableDoc {
+        path: "",
+        about: "The run: its name, length, seeds; the tables below.",
+        keys: vec![
+            key(
+                "name",
+                Kind::String,
+                "",
+                "required",
+                "1 to 64 letters, digits, - _ .",
+                "\"my-test\"",
+                "Names the results files (<name>-<variant>-seed<N>.json.gz).",
+            ),
+            key(
+                "description",
+                Kind::String,
+                "",
+                "\"\"",
+                "any",
+                "\"one slow station\"",
+                "One line, shown by `airq list scenarios`.",
+            ),
+            key(
+                "duration",
+                Kind::Number,
+                "s",
+                "required",
+                "above 0, at most 1e7",
+                "30.0",
+                "Simulated time (--duration overrides it).",
+            ),
+            key(
+                "step",
+                Kind::Number,
+                "s",
+                "0.2",
+                "above 0, at most duration; at most 1e6 steps and 1e8 values (steps x 3 x (stations + flows))",
+                "0.5",
+                "Step of the time series (flent's default).",
+            ),
+            key(
+                "omit",
+                Kind::Number,
+                "s",
+                "0",
+                "0 to below duration",
+                "5.0",
+                "Warm-up left out of every summary, kept in the time series (iperf3's \
+                 --omit; --omit overrides it).",
+            ),
+            key(
+                "seed",
+                Kind::Integer,
+                "",
+                "1",
+                "0 to 2^64-1",
+                "7",
+                "Root seed, split into named streams (--seed overrides it).",
+            ),
+            key(
+                "seeds",
+                Kind::Integer,
+                "",
+                "1",
+                "1 to 1000",
+                "5",
+                "Repetitions: every variant runs under seeds seed to seed+seeds-1; tables \
+                 show mean ± 95% confidence interval (--seeds overrides it).",
+            ),
+            key(
+                "bss",
+                Kind::Table,
+                "",
+                "[bss]'s defaults",
+                "[bss] keys",
+                "{ band = \"2.4GHz\" }",
+                "BSS-wide radio settings: see [bss].",
+            ),
+            key(
+                "ap",
+                Kind::Table,
+                "",
+                "[ap]'s defaults",
+                "[ap] keys",
+                "{ preset = \"fifo\" }",
+                "The AP's transmit path: see [ap].",
+            ),
+            key(
+                "wired",
+                Kind::Table,
+                "",
+                "[wired]'s defaults",
+                "[wired] keys",
+                "{ delay_ms = 10.0 }",
+                "The link between the server and the AP: see [wired].",
+            ),
+            key(
+                "station",
+                Kind::Tables,
+                "",
+                "required",
+                "one or more [[station]]",
+                "[{ name = \"a\", standard = \"ht\", mcs = 7 }]",
+                "The stations: see [[station]].",
+            ),
+            key(
+                "traffic",
+                Kind::Tables,
+                "",
+                "required",
+                "one or more [[traffic]]",
+                "[{ test = \"udp_flood\" }]",
+                "The tests run: see [[traffic]].",
+            ),
+            key(
+                "variant",
+                Kind::Tables,
+                "",
+                "none",
+                "[[variant]]s",
+                "[{ name = \"v\", preset = \"fifo\" }]",
+                "Named AP configurations `compare` runs side by side: see [[variant]].",
+            ),
+        ],
+    }
+}
+
+pub(super) fn bss() -> TableDoc {
+    let ofdm = BssConfig::ofdm(Band::Ghz5);
+    let dsss = BssConfig::dsss();
+    let radio = ofdm.radio;
+    TableDoc {
+        path: "bss",
+        about: "BSS-wide radio settings.",
+        keys: vec![
+            key(
+                "band",
+                Kind::Choice(BANDS),
+                "",
+                "5GHz",
+                "",
+                "\"2.4GHz\"",
+                "The frequency band; it decides which standards stations may use.",
+            ),
+            key(
+                "timing",
+                Kind::Choice(TIMINGS),
+                "",
+                "ofdm",
+                "",
+                "\"ofdm\"",
+                "MAC timing and control rates: ofdm (short slot, OFDM control frames; \
+                 11a/g/n/ac/ax) or dsss (802.11b: long slot, 1 Mbit/s control frames; \
+                 2.4GHz only).",
+            ),
+            key(
+                "rts_cts",
+                Kind::Boolean,
+                "",
+                "false",
+                "true, false",
+                "true",
+                "RTS/CTS before every data PPDU (IEEE 802.11-2020 10.3.2.8).",
+            ),
+            key(
+                "beacons",
+                Kind::Boolean,
+                "",
+                "true",
+                "true, false",
+                "false",
+                "Beacons every 100 TU (102.4 ms) at the lowest basic rate.",
+            ),
+            key(
+                "retry_limit",
+                Kind::Integer,
+                "",
+                format!(
+                    "{} ({} with dsss timing)",
+                    ofdm.retry_limit, dsss.retry_limit
+                ),
+                "1 to 255",
+                "4",
+                "Transmissions of an MPDU, the first included, before it is dropped.",
+            ),
+            key(
+                "max_aggregate_airtime_us",
+                Kind::Integer,
+                "µs",
+                ofdm.max_aggregate_airtime.as_micros().to_string(),
+                "1 or more",
+                "2000",
+                "Cap on the airtime of one A-MPDU (ath9k ATH_AMPDU_LIMIT_MAX).",
+            ),
+            key(
+                "station_queue_packets",
+                Kind::Integer,
+                "packets",
+                STATION_QUEUE_PACKETS.to_string(),
+                "1 or more",
+                "100",
+                "Packets each station's own transmit queue holds.",
+            ),
+            key(
+                "path_loss",
+                Kind::Choice(PATH_LOSS_MODELS),
+                "",
+                "tgax_residential",
+                "",
+                "\"tgax_enterprise\"",
+                "Path loss of stations placed by distance_m: the TGax indoor models (IEEE \
+                 802.11-14/0980r16): residential, free space to 5 m then 35 dB per decade, \
+                 5 dB per wall; enterprise, free space to 10 m, 7 dB per wall. Evaluated at \
+                 2437, 5180 or 5975 MHz by band.",
+            ),
+            key(
+                "noise_figure_db",
+                Kind::Number,
+                "dB",
+                number(radio.noise_figure_db),
+                "0 to 30",
+                "5.0",
+                "Every receiver's noise figure, above thermal noise kTB over the channel \
+                 width (22 MHz for DSSS): -94 dBm at 20 MHz with 7 dB (TGax evaluation \
+                 methodology, ns-3's default). Stations with a channel only.",
+            ),
+            key(
+                "ap_tx_power_dbm",
+                Kind::Number,
+                "dBm",
+                number(radio.ap_tx_power_dbm),
+                "-30 to 40",
+                "23.0",
+                "The AP's transmit power (TGax scenarios: 20 dBm). Stations with a channel \
+                 only.",
+            ),
+        ],
+    }
+}
+
+pub(super) fn wired() -> TableDoc {
+    let link = WiredLink::default();
+    TableDoc {
+        path: "wired",
+        about: "The link between the server and the AP.",
+        keys: vec![
+            key(
+                "rate_mbps",
+                Kind::Number,
+                "Mbit/s",
+                number(link.rate_bps as f64 / 1e6),
+                "above 0, at most 1e6 (1 Tbit/s)",
+                "100.0",
+                "Rate of the link; each direction queues at most Linux's txqueuelen (1000 \
+                 packets) waiting to be sent, and drops beyond it (counted as wire_queue).",
+            ),
+            key(
+                "delay_ms",
+                Kind::Number,
+                "ms",
+                ms(link.delay),
+                "0 to 10000",
+                "5.0",
+                "One-way propagation delay.",
+            ),
+            key(
+                "extra_delay_ms",
+                Kind::Number,
+                "ms",
+                "0",
+                "0 to 10000",
+                "20.0",
+                "Added one-way delay (a netem delay on the server, as flent testbeds add).",
+            ),
+        ],
+    }
+}
