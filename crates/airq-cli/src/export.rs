@@ -12,7 +12,6 @@ use airq_report::{
     ReportError,
 };
 use airq_sim::ap::PRESET_NAMES;
-use airq_sim::metrics::distribution::LossyPercentile;
 use std::path::{Path, PathBuf};
 
 /// The plots `compare` draws: every kind the runs have data for (a latency CDF only when
@@ -110,22 +109,14 @@ pub fn write_repetitions_plot(
             lost,
         }
     };
-    let worst_p99 = |r: &ResultsFile| -> Option<f64> {
-        r.stations
-            .iter()
-            .filter_map(|s| r.station_ping(&s.name))
-            .map(|p| match p.p99 {
-                LossyPercentile::Value(v) => v,
-                LossyPercentile::Lost => f64::INFINITY,
-            })
-            .reduce(f64::max)
-    };
     let mut panels = vec![
         panel("total goodput, Mbit/s", &|r| Some(r.total_goodput_mbps())),
         panel("Jain's index of airtime shares", &|r| r.airtime_jain()),
     ];
-    if runs.iter().any(|r| worst_p99(r).is_some()) {
-        panels.push(panel("ping p99 of the worst station, ms", &worst_p99));
+    if runs.iter().any(|r| r.worst_ping_p99_ms().is_some()) {
+        panels.push(panel("ping p99 of the worst station, ms", &|r| {
+            r.worst_ping_p99_ms()
+        }));
     }
     let m = &runs[0].metadata;
     let last_seed = runs[runs.len() - 1].metadata.seed;

@@ -453,6 +453,16 @@ impl ResultsFile {
             .then(|| airq_sim::metrics::jain(&shares))
     }
 
+    /// The largest 99th percentile of ping RTT over the stations that pinged, ms (a
+    /// percentile among lost pings as infinity); `None` without ping.
+    pub fn worst_ping_p99_ms(&self) -> Option<f64> {
+        self.stations
+            .iter()
+            .filter_map(|s| self.station_ping(&s.name))
+            .map(|p| ms_or_infinity(p.p99))
+            .reduce(f64::max)
+    }
+
     /// The ping figures of every ping flow of `station` together; `None` without ping.
     pub fn station_ping(&self, station: &str) -> Option<PingStats> {
         let flows: Vec<&FlowSummary> = self
@@ -473,6 +483,14 @@ impl ResultsFile {
 /// far above any RTT of a working network; a reply later than that still counts as
 /// received, with its RTT.
 pub const PING_REPLY_DUE_S: u64 = 1;
+
+/// A percentile in ms, infinity when it lies among the lost pings.
+pub fn ms_or_infinity(p: LossyPercentile) -> f64 {
+    match p {
+        LossyPercentile::Value(v) => v,
+        LossyPercentile::Lost => f64::INFINITY,
+    }
+}
 
 /// A ping flow's (or a station's ping flows') figures with loss counted: an unanswered
 /// request is a sample larger than any RTT, not a missing one (flent's convention, see

@@ -3,10 +3,9 @@
 
 use super::{grid, Cell, Param};
 use crate::repeat::MeanCi;
-use crate::results::ResultsFile;
+use crate::results::{ms_or_infinity, ResultsFile};
 use crate::run_set::unquoted;
 use crate::scenario::Variant;
-use airq_sim::metrics::distribution::LossyPercentile;
 use std::fmt::Write as _;
 
 /// One figure of one run: the station (`*` for the whole BSS), the metric and its value
@@ -33,7 +32,6 @@ pub fn figures(runs: &[ResultsFile]) -> Vec<Vec<Figure>> {
                     value: jain,
                 });
             }
-            let mut worst_p99 = f64::NEG_INFINITY;
             for s in &r.stations {
                 let mut push = |metric, value| {
                     out.push(Figure {
@@ -46,27 +44,19 @@ pub fn figures(runs: &[ResultsFile]) -> Vec<Vec<Figure>> {
                 push("airtime_share", s.airtime_share);
                 push("drops", s.total_drops() as f64);
                 if let Some(p) = r.station_ping(&s.name) {
-                    worst_p99 = worst_p99.max(match p.p99 {
-                        LossyPercentile::Value(v) => v,
-                        LossyPercentile::Lost => f64::INFINITY,
-                    });
-                    let ms = |l: LossyPercentile| match l {
-                        LossyPercentile::Value(v) => v,
-                        LossyPercentile::Lost => f64::INFINITY,
-                    };
-                    push("ping_p50_ms", ms(p.p50));
-                    push("ping_p90_ms", ms(p.p90));
-                    push("ping_p99_ms", ms(p.p99));
+                    push("ping_p50_ms", ms_or_infinity(p.p50));
+                    push("ping_p90_ms", ms_or_infinity(p.p90));
+                    push("ping_p99_ms", ms_or_infinity(p.p99));
                     if let Some(loss) = p.loss() {
                         push("ping_loss", loss);
                     }
                 }
             }
-            if worst_p99 > f64::NEG_INFINITY {
+            if let Some(value) = r.worst_ping_p99_ms() {
                 out.push(Figure {
                     station: "*".into(),
                     metric: "worst_ping_p99_ms",
-                    value: worst_p99,
+                    value,
                 });
             }
             out
