@@ -150,13 +150,13 @@ pub fn write_repetitions_plot(
 /// five presets, so that plots of other comparisons in one folder do not replace them.
 fn plot_stem(runs: &[ResultsFile]) -> String {
     let m = &runs[0].metadata;
-    let settings = results::file_label(&run_set::ap_suffix(&m.overrides), &m.overrides);
+    let ap_suffix = run_set::ap_suffix(&m.overrides);
+    let settings = results::file_label(&ap_suffix, &m.overrides);
     let names: Vec<&str> = runs
         .iter()
         .map(|r| {
             let v = &r.metadata.variant;
-            v.strip_suffix(&run_set::ap_suffix(&m.overrides))
-                .unwrap_or(v)
+            v.strip_suffix(&ap_suffix).unwrap_or(v)
         })
         .collect();
     let presets = names == PRESET_NAMES && runs.iter().all(|r| r.metadata.variant_set.is_empty());
