@@ -17,6 +17,8 @@
 //! - [`phy`]: PHY rates and airtime (IEEE 802.11-2020 TXTIME; mac80211's estimates).
 //! - [`airtime`]: the airtime fairness scheduler (mac80211 DRR over stations).
 //! - [`aql`]: Airtime Queue Limits, the kernel's and a self-tuning variant.
+//! - [`admission`]: soft admission control of VO/VI (seed netdev 2.2 §4.3): a flow that
+//!   builds a standing queue there is demoted to BE.
 //! - [`report`]: statistics as `iw` and mac80211 debugfs print them.
 //!
 //! Every public call states its contract — what the caller must guarantee — in its
@@ -41,6 +43,7 @@ extern crate alloc;
 #[cfg(test)]
 extern crate std;
 
+pub mod admission;
 pub mod airtime;
 pub mod aql;
 pub mod codel;

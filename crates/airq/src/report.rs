@@ -8,6 +8,7 @@
 //! `fq_overmemory` with their values swapped (its arguments are passed in the wrong
 //! order); we print each under its own name.
 
+use crate::admission::{AdmissionParams, AdmissionStats};
 use crate::airtime::StationAirtimeStats;
 use crate::aql::{Aql, AqlError};
 use crate::fq::{FqParams, FqStats, Quantum, TinStats};
@@ -172,6 +173,36 @@ impl fmt::Display for StationAql<'_> {
     }
 }
 
+/// Soft admission control's counters and parameters ([`crate::admission`]), as a phy
+/// debugfs file in `aqm`'s `access name value` form. The kernel has no such file (it has
+/// no admission control); the names are ours.
+pub struct PhyAdmission<'a> {
+    pub stats: &'a AdmissionStats,
+    pub params: &'a AdmissionParams,
+}
+
+impl fmt::Display for PhyAdmission<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (s, p) = (self.stats, self.params);
+        writeln!(f, "access name value")?;
+        writeln!(f, "R admitted_packets {}", s.admitted_packets)?;
+        writeln!(f, "R priority_packets {}", s.priority_packets)?;
+        writeln!(f, "R demoted_packets {}", s.demoted_packets)?;
+        writeln!(f, "R demoted_bytes {}", s.demoted_bytes)?;
+        writeln!(f, "R demotions {}", s.demotions)?;
+        writeln!(f, "R promotions {}", s.promotions)?;
+        writeln!(f, "R flows_demoted {}", s.flows_demoted)?;
+        writeln!(f, "R backlog_packets {}", s.backlog_packets)?;
+        writeln!(f, "R underflows {}", s.underflows)?;
+        writeln!(f, "RW target_us {}", p.target.as_micros())?;
+        writeln!(f, "RW interval_us {}", p.interval.as_micros())?;
+        writeln!(f, "RW promote_after_us {}", p.promote_after.as_micros())?;
+        writeln!(f, "RW mtu_bytes {}", p.mtu_bytes)?;
+        writeln!(f, "RW demote_to {}", p.demote_to)?;
+        writeln!(f, "RW flows {}", p.flows)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -259,6 +290,36 @@ mod tests {
         assert!(iw
             .starts_with("\ttx duration:\t100 us\n\trx duration:\t10 us\n\tairtime weight: 256\n"));
         assert!(iw.ends_with("\t6\t3000\t2\t5\t7\t4\t3\t1\t150000\t100\n"));
+    }
+
+    #[test]
+    fn phy_admission_rows() {
+        let stats = AdmissionStats {
+            admitted_packets: 100,
+            priority_packets: 60,
+            demoted_packets: 40,
+            demoted_bytes: 60_000,
+            demotions: 2,
+            promotions: 1,
+            flows_demoted: 1,
+            backlog_packets: 5,
+            underflows: 0,
+        };
+        let text = format!(
+            "{}",
+            PhyAdmission {
+                stats: &stats,
+                params: &AdmissionParams::default()
+            }
+        );
+        assert_eq!(
+            text,
+            "access name value\nR admitted_packets 100\nR priority_packets 60\n\
+             R demoted_packets 40\nR demoted_bytes 60000\nR demotions 2\nR promotions 1\n\
+             R flows_demoted 1\nR backlog_packets 5\nR underflows 0\nRW target_us 5000\n\
+             RW interval_us 100000\nRW promote_after_us 1000000\nRW mtu_bytes 1514\n\
+             RW demote_to BE\nRW flows 1024\n"
+        );
     }
 
     #[test]
