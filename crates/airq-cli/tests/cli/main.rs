@@ -11,6 +11,7 @@ mod plots;
 mod policies;
 mod reference;
 mod scenarios;
+mod seed_figures;
 mod sparse;
 mod sweep;
 mod variants;
