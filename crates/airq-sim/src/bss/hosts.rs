@@ -398,6 +398,11 @@ impl Simulation {
                     "a VoIP packet arrives once"
                 );
             }
+            Payload::Real(real) => {
+                fm.rx_bytes += u64::from(real.payload_bytes);
+                fm.rx_packets += 1;
+                self.real_delivered(packet);
+            }
             &Payload::Echo {
                 reply: true, sent, ..
             } => {

@@ -3,11 +3,13 @@
 //! functions contend for. Integer nanoseconds throughout; one root seed.
 
 use crate::ap::{ApConfig, ApConfigError, ApTx};
+pub use external::{Delivered, Host, InjectError};
 use hosts::FlowState;
 use http::HttpState;
 use tcp_flows::Side;
 
 mod air;
+mod external;
 mod hosts;
 mod http;
 mod tcp_flows;
@@ -258,6 +260,8 @@ pub struct Simulation {
     metrics: Metrics,
     /// The counters when the warm-up ended, if one has.
     warmup: Option<Metrics>,
+    /// Real packets delivered to their host, for the emulator to take.
+    real_out: Vec<Delivered>,
 }
 
 impl Simulation {
@@ -421,6 +425,7 @@ impl Simulation {
             internal: Vec::new(),
             metrics,
             warmup: None,
+            real_out: Vec::new(),
         })
     }
 

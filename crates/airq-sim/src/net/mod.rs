@@ -4,4 +4,5 @@
 pub mod dscp;
 pub mod flow_hash;
 pub mod packet;
+pub mod real_packet;
 pub mod wired;

@@ -3,6 +3,7 @@
 //! server and a station, or between two stations through the AP), and when it was made,
 //! so that delay can be measured end to end.
 
+use crate::net::real_packet::RealPacket;
 use crate::transport::tcp::Segment;
 use airq::{Ecn, Instant, Packet, StationId, Tid};
 
@@ -44,6 +45,8 @@ pub enum Payload {
     Voip { seq: u64 },
     /// A segment of TCP connection `conn` of the flow.
     Tcp { conn: u32, segment: Box<Segment> },
+    /// A real packet of an emulated host (`airq emulate`), handed back on delivery.
+    Real(Box<RealPacket>),
 }
 
 /// One IP packet.
