@@ -3,6 +3,7 @@
 mod airtime_differential;
 mod airtime_properties;
 mod driver_fuzz;
+mod driver_model;
 mod fq_properties;
 
 /// Cases each property test runs: `default`, or `AIRQ_PROPTEST_CASES` if set (e.g.
