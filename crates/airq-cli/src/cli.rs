@@ -80,6 +80,29 @@ pub enum Command {
         #[arg(long)]
         no_plots: bool,
     },
+    /// Run every experiment of the seed documents (experiments/) and write a report:
+    /// what each seed found, what we measure, figures and a verdict per experiment.
+    Reproduce {
+        /// The short forms (fewer seeds, shorter runs): for CI.
+        #[arg(long)]
+        quick: bool,
+        /// Only these experiments, by number (comma-separated).
+        #[arg(long, value_delimiter = ',')]
+        only: Vec<u32>,
+        /// Directory for the report (report.md, report.html, report.json), and per
+        /// experiment its results files and plots.
+        #[arg(short, long, default_value = "results/reproduce")]
+        output: PathBuf,
+        /// The folder of experiment files and seed-figures.toml.
+        #[arg(long, default_value = "experiments")]
+        experiments: PathBuf,
+        /// Replace results files of other runs that have the same names.
+        #[arg(long)]
+        force: bool,
+        /// Worker threads (default: the machine's parallelism).
+        #[arg(short, long)]
+        jobs: Option<usize>,
+    },
     /// List scenarios, AP configurations, traffic tests, plots or scenario keys.
     List {
         /// scenarios (bundled, or in --dir), configs (AP presets), tests (traffic),

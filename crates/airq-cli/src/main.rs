@@ -1,7 +1,9 @@
 //! `airq`: the command-line tool. See `airq --help`.
 
 use airq_cli::cli::{Cli, Command};
-use airq_cli::commands::{check, completions, help, list, plot, run, show, sweep, Verbosity};
+use airq_cli::commands::{
+    check, completions, help, list, plot, reproduce, run, show, sweep, Verbosity,
+};
 use clap::Parser;
 
 fn main() {
@@ -47,6 +49,24 @@ fn main() {
             variants,
             *jobs,
             !*no_plots,
+            verbosity,
+        ),
+        Command::Reproduce {
+            quick,
+            only,
+            output,
+            experiments,
+            force,
+            jobs,
+        } => reproduce::reproduce(
+            &reproduce::Options {
+                experiments: experiments.clone(),
+                output: output.clone(),
+                quick: *quick,
+                only: only.clone(),
+                force: *force,
+                jobs: *jobs,
+            },
             verbosity,
         ),
         Command::List {

@@ -6,6 +6,7 @@ pub mod completions;
 pub mod help;
 pub mod list;
 pub mod plot;
+pub mod reproduce;
 pub mod run;
 pub mod show;
 pub mod sweep;

@@ -3,7 +3,11 @@
 //! installed binary too. A file of that name in the current folder wins.
 
 /// `(name, text)` of every scenario in the repository's `scenarios/` folder.
-pub const BUNDLED: [(&str, &str); 2] = [
+pub const BUNDLED: &[(&str, &str)] = &[
+    (
+        "aql-firmware",
+        include_str!("../../../../scenarios/aql-firmware.toml"),
+    ),
     (
         "ending-the-anomaly",
         include_str!("../../../../scenarios/ending-the-anomaly.toml"),
@@ -33,7 +37,8 @@ mod tests {
             .filter(|n| n.ends_with(".toml"))
             .collect();
         names.sort();
-        let bundled: Vec<String> = BUNDLED.iter().map(|(n, _)| format!("{n}.toml")).collect();
+        let mut bundled: Vec<String> = BUNDLED.iter().map(|(n, _)| format!("{n}.toml")).collect();
+        bundled.sort();
         assert_eq!(names, bundled, "add new scenario files to BUNDLED");
         assert!(find("ending-the-anomaly.toml").is_some());
         assert!(find("scenarios/ending-the-anomaly").is_none());

@@ -91,7 +91,11 @@ pub fn load(path: &Path, overrides: &[String]) -> Result<Scenario, CliError> {
         if path.components().count() == 1 {
             CliError::new(format!(
                 "{error} (and no bundled scenario has that name: {})",
-                bundled::BUNDLED.map(|(n, _)| n).join(", ")
+                bundled::BUNDLED
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ))
         } else {
             error

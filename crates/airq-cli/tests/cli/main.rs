@@ -10,6 +10,7 @@ mod ping;
 mod plots;
 mod policies;
 mod reference;
+mod reproduce;
 mod scenarios;
 mod seed_figures;
 mod sparse;

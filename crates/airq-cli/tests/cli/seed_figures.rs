@@ -4,63 +4,13 @@
 //! has at least one entry; the few numbers a seed prints in full are checked against the
 //! sentence that summarises them.
 
-use serde::Deserialize;
-use std::collections::{BTreeMap, BTreeSet};
+use airq_cli::commands::reproduce::manifest::{load_seed_figures, SeedFigures};
+use std::collections::BTreeSet;
 use std::path::Path;
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SeedFigures {
-    source: BTreeMap<String, Source>,
-    figure: Vec<Figure>,
-    shape: Vec<Shape>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-#[allow(dead_code)] // read for validation only
-struct Source {
-    title: String,
-    file: String,
-    testbed: String,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-#[allow(dead_code)] // read for validation only
-struct Figure {
-    experiment: u32,
-    id: String,
-    source: String,
-    #[serde(rename = "where")]
-    place: String,
-    read_from: String,
-    quantity: String,
-    design: String,
-    station: String,
-    condition: Option<String>,
-    value: Option<f64>,
-    value_min: Option<f64>,
-    value_max: Option<f64>,
-    samples: Option<Vec<f64>>,
-    note: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-#[allow(dead_code)] // read for validation only
-struct Shape {
-    experiment: u32,
-    source: String,
-    #[serde(rename = "where")]
-    place: String,
-    statement: String,
-}
-
 fn load() -> SeedFigures {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../experiments/seed-figures.toml");
-    let text = std::fs::read_to_string(&path).expect("experiments/seed-figures.toml exists");
-    toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../experiments");
+    load_seed_figures(&dir).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]

@@ -1,0 +1,331 @@
+//! Our figures as the experiment files name them: `VARIANT.STATION.METRIC`, the variant
+//! by the name it runs under, the station by its name (or `total`), and one of
+//! [`METRICS`]. Each is the mean over the experiment's seeds with its 95% confidence
+//! interval; a ping percentile that falls among lost pings counts as infinite (flent's
+//! convention), and the figure says in how many seeds that happened.
+
+use crate::error::CliError;
+use crate::repeat::MeanCi;
+use crate::results::ResultsFile;
+use airq_sim::metrics::distribution::LossyPercentile;
+
+/// The metrics a path may end in, with what they mean.
+pub const METRICS: [(&str, &str); 12] = [
+    ("goodput_mbps", "goodput, Mbit/s (of a station, or `total`)"),
+    ("airtime_percent", "share of the stations' airtime, %"),
+    (
+        "airtime_jain",
+        "Jain's index of the airtime shares (`total` only)",
+    ),
+    ("ping_p50_ms", "ping RTT median, ms"),
+    ("ping_p90_ms", "ping RTT 90th percentile, ms"),
+    ("ping_p99_ms", "ping RTT 99th percentile, ms"),
+    ("ping_loss_percent", "pings lost, %"),
+    ("voip_mos", "mean MOS of the station's VoIP legs (G.107)"),
+    (
+        "voip_delay_ms",
+        "mean one-way delay of the station's VoIP legs, ms",
+    ),
+    ("page_load_p50_s", "median web page load time, s"),
+    (
+        "driver_frames_mean",
+        "frames in the driver/firmware, mean of the 10 ms samples after the warm-up (`total` only)",
+    ),
+    (
+        "driver_airtime_mean_ms",
+        "their expected airtime, ms, mean of the samples after the warm-up (`total` only)",
+    ),
+];
+
+/// The metrics only `total` has.
+const TOTAL_ONLY: [&str; 3] = [
+    "airtime_jain",
+    "driver_frames_mean",
+    "driver_airtime_mean_ms",
+];
+
+/// A parsed metric path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Metric {
+    /// The variant's name.
+    pub variant: String,
+    /// A station's name, or `total`.
+    pub station: String,
+    /// One of [`METRICS`].
+    pub metric: String,
+}
+
+impl Metric {
+    /// `VARIANT.STATION.METRIC` (the variant's name may hold dots).
+    pub fn parse(path: &str) -> Result<Metric, String> {
+        let mut parts = path.rsplitn(3, '.');
+        let (metric, station, variant) = match (parts.next(), parts.next(), parts.next()) {
+            (Some(m), Some(s), Some(v)) if !v.is_empty() && !s.is_empty() => (m, s, v),
+            _ => return Err(format!("`{path}`: a metric is VARIANT.STATION.METRIC")),
+        };
+        if !METRICS.iter().any(|(m, _)| *m == metric) {
+            let known: Vec<&str> = METRICS.iter().map(|(m, _)| *m).collect();
+            return Err(format!(
+                "`{path}`: no metric `{metric}` (one of {})",
+                known.join(", ")
+            ));
+        }
+        if TOTAL_ONLY.contains(&metric) && station != "total" {
+            return Err(format!("`{path}`: {metric} is of `total`"));
+        }
+        Ok(Metric {
+            variant: variant.to_string(),
+            station: station.to_string(),
+            metric: metric.to_string(),
+        })
+    }
+}
+
+/// One metric over the seeds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Value {
+    /// Mean and confidence interval over the seeds where it is finite.
+    pub finite: Option<MeanCi>,
+    /// Seeds where it is infinite (a percentile among lost pings).
+    pub lost: usize,
+    /// Seeds.
+    pub n: usize,
+}
+
+impl Value {
+    /// The value a check compares: the mean, or infinity when any seed lost it (a
+    /// percentile that lies among lost pings is larger than any measured one).
+    pub fn point(&self) -> f64 {
+        match self.finite {
+            _ if self.lost > 0 => f64::INFINITY,
+            Some(m) => m.mean,
+            None => f64::NAN,
+        }
+    }
+
+    /// Half-width of the 95% confidence interval (0 with one seed, or when every seed
+    /// lost the value; infinite when some did, since then nothing bounds it).
+    pub fn half_width(&self) -> f64 {
+        if self.lost == self.n && self.n > 0 {
+            return 0.0;
+        }
+        if self.lost > 0 {
+            return f64::INFINITY;
+        }
+        self.finite.and_then(|m| m.ci95).unwrap_or(0.0)
+    }
+
+    /// `12.3 ± 0.4`, `lost` or `lost in 2 of 5 seeds (others 12.3 ± 0.4)`.
+    pub fn shown(&self) -> String {
+        let decimals = match self.finite.map(|m| m.mean.abs()) {
+            Some(x) if x >= 100.0 => 0,
+            Some(x) if x >= 10.0 => 1,
+            Some(x) if x >= 1.0 => 2,
+            _ => 3,
+        };
+        match (self.finite, self.lost) {
+            (Some(m), 0) => m.show(decimals),
+            (None, 0) => "—".to_string(),
+            (None, _) => "lost".to_string(),
+            (Some(m), lost) => format!(
+                "lost in {lost} of {} seeds (others {})",
+                self.n,
+                m.show(decimals)
+            ),
+        }
+    }
+}
+
+/// The runs of one experiment: `runs[seed * variants + v]` is variant `v`'s run.
+pub struct Runs<'a> {
+    /// Every run, seed-major.
+    pub runs: &'a [ResultsFile],
+    /// The variants' names, in their order.
+    pub variants: &'a [String],
+}
+
+impl Runs<'_> {
+    /// The metric at `path` over the seeds; an error names what the path asks for that
+    /// the runs do not have (a variant, a station, a VoIP or web flow).
+    pub fn value(&self, path: &str) -> Result<Value, String> {
+        let m = Metric::parse(path)?;
+        let v = self
+            .variants
+            .iter()
+            .position(|name| *name == m.variant)
+            .ok_or_else(|| {
+                format!(
+                    "`{path}`: no variant `{}` (the experiment runs {})",
+                    m.variant,
+                    self.variants.join(", ")
+                )
+            })?;
+        let per_seed: Vec<f64> = self
+            .runs
+            .iter()
+            .skip(v)
+            .step_by(self.variants.len())
+            .map(|r| of_run(r, &m).map_err(|why| format!("`{path}`: {why}")))
+            .collect::<Result<_, _>>()?;
+        let finite: Vec<f64> = per_seed.iter().copied().filter(|x| x.is_finite()).collect();
+        Ok(Value {
+            finite: MeanCi::of(&finite),
+            lost: per_seed.len() - finite.len(),
+            n: per_seed.len(),
+        })
+    }
+}
+
+/// The metric `m` of one run (infinite: a percentile among lost pings).
+fn of_run(r: &ResultsFile, m: &Metric) -> Result<f64, String> {
+    if m.station == "total" {
+        return match m.metric.as_str() {
+            "goodput_mbps" => Ok(r.total_goodput_mbps()),
+            "airtime_jain" => r
+                .airtime_jain()
+                .ok_or_else(|| "no station used any airtime".to_string()),
+            "driver_frames_mean" => {
+                let frames: Vec<f64> = r.ap_queue.driver_frames.iter().map(|&f| f as f64).collect();
+                after_warm_up(r, &frames)
+            }
+            "driver_airtime_mean_ms" => after_warm_up(r, &r.ap_queue.driver_airtime_ms),
+            other => Err(format!("`{other}` is per station, not of `total`")),
+        };
+    }
+    let station = r
+        .stations
+        .iter()
+        .find(|s| s.name == m.station)
+        .ok_or_else(|| {
+            let names: Vec<&str> = r.stations.iter().map(|s| s.name.as_str()).collect();
+            format!(
+                "no station `{}` (stations: {})",
+                m.station,
+                names.join(", ")
+            )
+        })?;
+    let ping = || {
+        r.station_ping(&m.station)
+            .ok_or_else(|| format!("station `{}` has no ping", m.station))
+    };
+    let lossy = |p: LossyPercentile| match p {
+        LossyPercentile::Value(ms) => ms,
+        LossyPercentile::Lost => f64::INFINITY,
+    };
+    let flows = |test: &'static str| {
+        r.flows
+            .iter()
+            .filter(move |f| f.station == m.station && f.test == test)
+    };
+    match m.metric.as_str() {
+        "goodput_mbps" => Ok(station.goodput_mbps),
+        "airtime_percent" => Ok(100.0 * station.airtime_share),
+        "ping_p50_ms" => Ok(lossy(ping()?.p50)),
+        "ping_p90_ms" => Ok(lossy(ping()?.p90)),
+        "ping_p99_ms" => Ok(lossy(ping()?.p99)),
+        "ping_loss_percent" => ping()?
+            .loss()
+            .map(|l| 100.0 * l)
+            .ok_or_else(|| "its pings were not counted".to_string()),
+        "voip_mos" | "voip_delay_ms" => {
+            let legs: Vec<f64> = flows("voip")
+                .filter_map(|f| f.voip)
+                .map(|v| {
+                    if m.metric == "voip_mos" {
+                        v.mos
+                    } else {
+                        v.mean_delay_ms
+                    }
+                })
+                .collect();
+            if legs.is_empty() {
+                return Err(format!("station `{}` has no VoIP call", m.station));
+            }
+            Ok(legs.iter().sum::<f64>() / legs.len() as f64)
+        }
+        "page_load_p50_s" => {
+            let mut loads: Vec<f64> = flows("http")
+                .flat_map(|f| f.page_load_s.iter().copied())
+                .collect();
+            if loads.is_empty() {
+                return Err(format!("station `{}` loaded no web page", m.station));
+            }
+            loads.sort_by(f64::total_cmp);
+            let mid = loads.len() / 2;
+            Ok(if loads.len() % 2 == 1 {
+                loads[mid]
+            } else {
+                (loads[mid - 1] + loads[mid]) / 2.0
+            })
+        }
+        other => Err(format!("no metric `{other}`")),
+    }
+}
+
+/// The mean of queue `samples` taken after the run's warm-up.
+fn after_warm_up(r: &ResultsFile, samples: &[f64]) -> Result<f64, String> {
+    let step = r.ap_queue.step_s;
+    let skip = if step > 0.0 {
+        (r.metadata.omit_s / step).ceil() as usize
+    } else {
+        0
+    };
+    let kept = samples.get(skip..).unwrap_or(&[]);
+    if kept.is_empty() {
+        return Err("no queue sample after the warm-up".to_string());
+    }
+    Ok(kept.iter().sum::<f64>() / kept.len() as f64)
+}
+
+/// Checks that every metric path of an experiment parses (before anything runs).
+pub fn check_paths<'a>(paths: impl IntoIterator<Item = &'a str>) -> Result<(), CliError> {
+    for p in paths {
+        Metric::parse(p).map_err(CliError::new)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_splits_from_the_right_so_a_variant_may_hold_dots() {
+        let m = Metric::parse("fq_mac+fq_mac.target_ms=5.slow.ping_p50_ms").unwrap();
+        assert_eq!(m.variant, "fq_mac+fq_mac.target_ms=5");
+        assert_eq!(
+            (m.station.as_str(), m.metric.as_str()),
+            ("slow", "ping_p50_ms")
+        );
+    }
+
+    #[test]
+    fn bad_paths_say_what_is_wrong() {
+        assert!(Metric::parse("fifo.slow")
+            .unwrap_err()
+            .contains("VARIANT.STATION.METRIC"));
+        assert!(Metric::parse("fifo.slow.speed")
+            .unwrap_err()
+            .contains("no metric `speed`"));
+        assert!(Metric::parse("fifo.slow.airtime_jain")
+            .unwrap_err()
+            .contains("total"));
+    }
+
+    #[test]
+    fn a_seed_that_lost_the_percentile_makes_the_point_infinite() {
+        let v = Value {
+            finite: MeanCi::of(&[10.0, 12.0]),
+            lost: 1,
+            n: 3,
+        };
+        assert_eq!(v.point(), f64::INFINITY);
+        assert_eq!(v.shown(), "lost in 1 of 3 seeds (others 11.0 ± 12.7)");
+        let w = Value {
+            finite: MeanCi::of(&[10.0, 12.0]),
+            lost: 0,
+            n: 2,
+        };
+        assert_eq!(w.point(), 11.0);
+    }
+}
