@@ -1,0 +1,204 @@
+//! The emulated hosts' network: a namespace for the server and one per station, each
+//! with a TUN interface whose other end is this process, addressed as the simulator
+//! addresses them (server 10.0.0.1, station `i` 10.0.1.(i + 1), one /16 so that every
+//! host reaches every other through its interface). The [`Network`] is the guard of
+//! everything it made: dropping it ends the processes it started, closes the TUN
+//! devices (which removes them) and deletes the namespaces — on a normal exit, an
+//! error, or a SIGINT/SIGTERM that unwinds the caller.
+
+use crate::netns;
+use crate::tun::Tun;
+use airq::StationId;
+use airq_sim::bss::Host;
+use std::io;
+use std::process::{Child, Command, Stdio};
+
+/// The server's address, 10.0.0.1, as the simulator numbers it.
+pub const SERVER_ADDRESS: [u8; 4] = [10, 0, 0, 1];
+
+/// The address of station `i` (from 0): 10.0.1.(i + 1).
+pub fn station_address(station: StationId) -> [u8; 4] {
+    [10, 0, 1, station.0 as u8 + 1]
+}
+
+/// The address of `host`, dotted.
+pub fn address_of(host: Host) -> String {
+    let a = match host {
+        Host::Server => SERVER_ADDRESS,
+        Host::Station(s) => station_address(s),
+    };
+    format!("{}.{}.{}.{}", a[0], a[1], a[2], a[3])
+}
+
+/// The host that has the address `a`, if any of `stations` stations does.
+pub fn host_of(a: u32, stations: usize) -> Option<Host> {
+    let b = a.to_be_bytes();
+    match b {
+        [10, 0, 0, 1] => Some(Host::Server),
+        [10, 0, 1, n] if n >= 1 && usize::from(n) <= stations => {
+            Some(Host::Station(StationId(u32::from(n) - 1)))
+        }
+        _ => None,
+    }
+}
+
+/// The most stations one /24 of addresses gives.
+pub const MAX_STATIONS: usize = 254;
+
+/// The interface name inside every namespace.
+pub const INTERFACE: &str = "wlan0";
+
+/// The emulated hosts' namespaces, interfaces and the processes started in them.
+pub struct Network {
+    pid: u32,
+    /// The server's, then each station's.
+    namespaces: Vec<String>,
+    tuns: Vec<Tun>,
+    children: Vec<Child>,
+}
+
+impl Network {
+    /// Makes the namespaces and interfaces for a server and `stations` stations,
+    /// named after this process. Leftovers of killed runs are removed first.
+    pub fn create(stations: usize) -> io::Result<Network> {
+        if stations == 0 || stations > MAX_STATIONS {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("emulation takes 1 to {MAX_STATIONS} stations, not {stations}"),
+            ));
+        }
+        netns::remove_leftovers()?;
+        let mut net = Network {
+            pid: std::process::id(),
+            namespaces: Vec::new(),
+            tuns: Vec::new(),
+            children: Vec::new(),
+        };
+        for i in 0..=stations {
+            let host = match i {
+                0 => Host::Server,
+                i => Host::Station(StationId(i as u32 - 1)),
+            };
+            net.add_host(host)?;
+        }
+        Ok(net)
+    }
+
+    /// The short name of `host`: `server`, `sta1`, ... (stations from 1, as users count).
+    pub fn host_name(host: Host) -> String {
+        match host {
+            Host::Server => "server".to_string(),
+            Host::Station(s) => format!("sta{}", s.0 + 1),
+        }
+    }
+
+    fn index(host: Host) -> usize {
+        match host {
+            Host::Server => 0,
+            Host::Station(s) => 1 + s.index(),
+        }
+    }
+
+    fn add_host(&mut self, host: Host) -> io::Result<()> {
+        let ns = netns::name(self.pid, &Self::host_name(host));
+        netns::ip(&["netns", "add", &ns])?;
+        self.namespaces.push(ns.clone());
+        // Made here, then moved: its descriptor stays ours. A name unique to this run
+        // and host, at most 15 bytes.
+        let tmp = format!("aq{}h{}", self.pid, Self::index(host));
+        let tun = Tun::create(&tmp)
+            .map_err(|e| io::Error::new(e.kind(), format!("TUN device {tmp}: {e}")))?;
+        self.tuns.push(tun);
+        let addr = format!("{}/16", address_of(host));
+        netns::ip(&["link", "set", "dev", &tmp, "netns", &ns])?;
+        netns::ip(&["-n", &ns, "link", "set", "dev", &tmp, "name", INTERFACE])?;
+        netns::ip(&["-n", &ns, "link", "set", "dev", "lo", "up"])?;
+        netns::ip(&["-n", &ns, "addr", "add", &addr, "dev", INTERFACE])?;
+        netns::ip(&["-n", &ns, "link", "set", "dev", INTERFACE, "up"])?;
+        Ok(())
+    }
+
+    /// The namespace of `host`.
+    pub fn namespace(&self, host: Host) -> &str {
+        &self.namespaces[Self::index(host)]
+    }
+
+    /// Every namespace: the server's, then the stations'.
+    pub fn namespaces(&self) -> &[String] {
+        &self.namespaces
+    }
+
+    /// The TUN devices: the server's, then the stations'.
+    pub fn tuns(&self) -> &[Tun] {
+        &self.tuns
+    }
+
+    /// The TUN device of `host`.
+    pub fn tun(&self, host: Host) -> &Tun {
+        &self.tuns[Self::index(host)]
+    }
+
+    /// A command that runs `program ARGS` in `host`'s namespace.
+    pub fn command(&self, host: Host, program: &str, args: &[&str]) -> Command {
+        let mut c = Command::new("ip");
+        c.args(["netns", "exec", self.namespace(host), program])
+            .args(args)
+            .stdin(Stdio::null());
+        c
+    }
+
+    /// Starts `program ARGS` in `host`'s namespace in the background; it is killed
+    /// when the network goes.
+    pub fn spawn(&mut self, host: Host, program: &str, args: &[&str]) -> io::Result<u32> {
+        let child = self
+            .command(host, program, args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| io::Error::new(e.kind(), format!("cannot start {program}: {e}")))?;
+        let pid = child.id();
+        self.children.push(child);
+        Ok(pid)
+    }
+
+    /// Removes everything now; errors are reported, every step is tried.
+    pub fn teardown(&mut self) -> Vec<String> {
+        let mut errors = Vec::new();
+        for c in &mut self.children {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+        self.children.clear();
+        self.tuns.clear();
+        for ns in self.namespaces.drain(..).rev() {
+            if let Err(e) = netns::ip(&["netns", "delete", &ns]) {
+                errors.push(e.to_string());
+            }
+        }
+        errors
+    }
+}
+
+impl Drop for Network {
+    fn drop(&mut self) {
+        for e in self.teardown() {
+            eprintln!("airq emulate: cleanup: {e}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_map_to_hosts_and_back() {
+        assert_eq!(address_of(Host::Server), "10.0.0.1");
+        assert_eq!(address_of(Host::Station(StationId(2))), "10.0.1.3");
+        assert_eq!(host_of(0x0a00_0001, 3), Some(Host::Server));
+        assert_eq!(host_of(0x0a00_0103, 3), Some(Host::Station(StationId(2))));
+        assert_eq!(host_of(0x0a00_0104, 3), None);
+        assert_eq!(host_of(0x0a00_0100, 3), None);
+        assert_eq!(host_of(0x0808_0808, 3), None);
+    }
+}
