@@ -129,6 +129,16 @@ pub enum PathLossName {
     TgaxEnterprise,
 }
 
+/// `rate_control`: the link's rate fixed, or chosen by Minstrel-HT.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RateControlName {
+    /// The station's rate, always.
+    Fixed,
+    /// Linux's Minstrel-HT (`airq_sim::mac::rate_control`).
+    MinstrelHt,
+}
+
 /// How a scheduled attenuation goes from one point to the next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -248,6 +258,8 @@ pub struct StationSection {
     pub attenuation_change: Option<AttenuationChangeName>,
     /// The station's transmit power, dBm.
     pub tx_power_dbm: Option<f64>,
+    /// `fixed` (default) or `minstrel_ht`: how each PPDU's rate is chosen, both ways.
+    pub rate_control: Option<RateControlName>,
     /// Airtime weight, µs per scheduler round (256 by default).
     pub weight: Option<u32>,
     /// The `[[ap.group]]` the station belongs to.

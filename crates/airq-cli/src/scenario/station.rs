@@ -4,13 +4,18 @@
 //! station's standard accepted; a station with `distance_m` or `attenuation_db` gets a
 //! channel (`airq_sim::phy::channel`) whose SNR decides its errors.
 
-use super::file::{AttenuationChangeName, AttenuationDb, StandardName, StationSection};
+use super::file::{
+    AttenuationChangeName, AttenuationDb, RateControlName, StandardName, StationSection,
+};
 use super::location::{KeyPath, SourceMap};
 use super::units;
 use crate::error::CliError;
 use airq::phy::{Band, ChannelWidth, DsssPreamble, GuardInterval, HeGi, PhyKind, Rate};
 use airq::Instant;
 use airq_sim::mac::link::StationLink;
+use airq_sim::mac::rate_control::groups::RateTable;
+use airq_sim::mac::rate_control::minstrel_ht::MinstrelHtParams;
+use airq_sim::mac::rate_control::RateControlConfig;
 use airq_sim::phy::attenuation::{Attenuation, AttenuationChange, AttenuationError};
 use airq_sim::phy::channel::StationChannel;
 
@@ -55,6 +60,7 @@ pub fn expand(
         }
         let rate = rate(s, band).map_err(|(key, why)| at(key, why))?;
         let mut link = StationLink::new(rate);
+        link.rate_control = rate_control(s, &rate).map_err(|(key, why)| at(key, why))?;
         link.channel = channel(s).map_err(|(key, why)| at(key, why))?;
         if link.channel.is_some() && s.frame_error_rate.is_some() {
             return Err(at(
@@ -115,6 +121,17 @@ pub fn expand(
 }
 
 type KeyError = (&'static str, String);
+
+/// The link's rate control; Minstrel-HT only where Linux's runs (HT and VHT groups).
+fn rate_control(s: &StationSection, rate: &Rate) -> Result<RateControlConfig, KeyError> {
+    match s.rate_control {
+        None | Some(RateControlName::Fixed) => Ok(RateControlConfig::Fixed),
+        Some(RateControlName::MinstrelHt) => {
+            RateTable::new(rate).map_err(|e| ("rate_control", e.0.to_string()))?;
+            Ok(RateControlConfig::MinstrelHt(MinstrelHtParams::default()))
+        }
+    }
+}
 
 /// Most attenuation or path loss a key may give, dB.
 const MAX_LOSS_DB: f64 = 250.0;
@@ -392,6 +409,7 @@ mod tests {
             attenuation_db: None,
             attenuation_change: None,
             tx_power_dbm: None,
+            rate_control: None,
             weight: None,
             group: None,
         }

@@ -326,7 +326,7 @@ impl Firmware {
             let key = self.active[i].pop_front()?;
             self.in_active[key.index()] = false;
             let queue = &mut self.queues[key.index()];
-            let ppdu = mac_tx.build_with(key, || queue.pop_front());
+            let ppdu = mac_tx.build_with(key, now, || queue.pop_front());
             self.note_pending(mac_tx, key);
             if ppdu.is_some() {
                 if matches!(self.mode, FirmwareMode::Pull { .. }) {

@@ -5,15 +5,18 @@
 //! is *how*: dequeue one packet past the AQL gate and charge it, fill an aggregate,
 //! take back a finished PPDU.
 
+use super::aggregation::sized_limits;
 use super::aql_gate::AqlGate;
 use super::ledger::{Layer, Ledger};
 use super::mac_layer::MacLayer;
 use super::txq_key::TxqKey;
 use crate::mac::frame::Ppdu;
 use crate::mac::link::{BssConfig, StationLink};
+use crate::mac::rate_control::{RateControl, TxRate};
 use crate::mac::tid_tx::{AggregateLimits, Completion, TidTx};
 use crate::mac::txpath::{DropCause, TxOutcome, TxOutput};
 use crate::net::packet::{NodeId, SimPacket};
+use airq::aggregate::AggregateSizing;
 use airq::airtime::{AirtimeScheduler, SchedulingMode, TxqId};
 use airq::phy::Rate;
 use airq::{Ac, Duration, Instant, StationId};
@@ -36,6 +39,11 @@ pub(super) struct MacTx {
     limits: Vec<AggregateLimits>,
     /// Reused for every completion.
     completion: Completion,
+    /// Per station: the rate of each PPDU to it (the link's fixed rate unless the
+    /// simulation installs rate control, [`crate::mac::rate_control`]).
+    pub(super) rate_control: Vec<RateControl>,
+    /// Dynamic aggregate sizing, if on ([`super::aggregation`]).
+    pub(super) sizing: Option<AggregateSizing>,
 }
 
 /// What a completion freed, for the driver model.
@@ -62,6 +70,7 @@ impl MacTx {
         max_subframes: Option<u16>,
     ) -> MacTx {
         let keys = txqs.len();
+        let rate_control = links.iter().map(|l| RateControl::Fixed(l.rate)).collect();
         let stations = links.len();
         let limits = TxqKey::all(stations)
             .map(|k| {
@@ -84,6 +93,8 @@ impl MacTx {
             tid_tx: (0..keys).map(|_| TidTx::default()).collect(),
             limits,
             completion: Completion::default(),
+            rate_control,
+            sizing: None,
         }
     }
 
@@ -167,7 +178,7 @@ impl MacTx {
         now: Instant,
         out: &mut TxOutput,
     ) -> Option<SimPacket> {
-        let rate = self.links[key.station().index()].rate;
+        let rate = self.rate_control[key.station().index()].last_rate();
         let MacTx {
             mac, gate, ledger, ..
         } = self;
@@ -184,23 +195,24 @@ impl MacTx {
         out: &mut TxOutput,
     ) -> Option<Ppdu> {
         let s = key.station();
+        let limits = self.next_limits(key);
+        let (tx, limits) = self.rate_for(key, &limits, now);
         let MacTx {
             bss,
-            links,
             mac,
             gate,
             ledger,
             tid_tx,
-            limits,
+            rate_control,
             ..
         } = self;
-        let link = &links[s.index()];
-        let rate = link.rate;
-        tid_tx[key.index()].build_ppdu(
+        // AQL's estimate takes the last rate used, as mac80211's does.
+        let rate = rate_control[s.index()].last_rate();
+        tid_tx[key.index()].build_ppdu_at(
             (NodeId::Ap, NodeId::Sta(s), key.tid()),
             bss,
-            link,
-            &limits[key.index()],
+            tx.rate,
+            &limits,
             || pull_from_mac(mac, gate, ledger, out, key, &rate, now),
         )
     }
@@ -210,16 +222,51 @@ impl MacTx {
     pub(super) fn build_with(
         &mut self,
         key: TxqKey,
+        now: Instant,
         pull: impl FnMut() -> Option<SimPacket>,
     ) -> Option<Ppdu> {
         let s = key.station();
-        let link = &self.links[s.index()];
-        self.tid_tx[key.index()].build_ppdu(
+        let limits = self.next_limits(key);
+        let (tx, limits) = self.rate_for(key, &limits, now);
+        self.tid_tx[key.index()].build_ppdu_at(
             (NodeId::Ap, NodeId::Sta(s), key.tid()),
             &self.bss,
-            link,
-            &self.limits[key.index()],
+            tx.rate,
+            &limits,
             pull,
+        )
+    }
+
+    /// The limits of the station-TID's next PPDU: its own, with dynamic aggregate
+    /// sizing's cap when that is on.
+    fn next_limits(&mut self, key: TxqKey) -> AggregateLimits {
+        let limits = &self.limits[key.index()];
+        match &mut self.sizing {
+            None => *limits,
+            Some(sizing) => sized_limits(
+                sizing,
+                &self.ledger.station_backlog,
+                &self.bss,
+                &self.links[key.station().index()],
+                limits,
+            ),
+        }
+    }
+
+    /// The rate of the station-TID's next PPDU (its first MPDU's stage of the retry
+    /// chain, or a probe) and `limits` at that rate.
+    fn rate_for(
+        &mut self,
+        key: TxqKey,
+        limits: &AggregateLimits,
+        now: Instant,
+    ) -> (TxRate, AggregateLimits) {
+        let s = key.station().index();
+        let retries = self.tid_tx[key.index()].head_retries();
+        let tx = self.rate_control[s].tx_rate(retries, now);
+        (
+            tx,
+            limits.at_rate(&self.bss, &self.links[s], tx.rate, tx.probe),
         )
     }
 
@@ -249,6 +296,7 @@ impl MacTx {
             }
         };
         let key = TxqKey::new(station, ppdu.tid);
+        let (rate, mpdus) = (ppdu.rate, ppdu.mpdus.len() as u32);
         let ac = key.ac();
         let airtime_us = round_to_micros(airtime);
         let r = self
@@ -267,10 +315,12 @@ impl MacTx {
             ledger,
             tid_tx,
             completion,
+            rate_control,
             ..
         } = self;
         tid_tx[key.index()].complete(ppdu, bss.retry_limit, completion);
         let outcome = completion.outcome();
+        rate_control[station.index()].tx_status(&rate, mpdus, outcome.acked, now);
         ledger.stations[station.index()].retries += u64::from(completion.retried);
         completion.retried = 0;
         let (mut released_us, mut frames, mut woke) = (0u32, 0u32, false);
@@ -332,6 +382,9 @@ fn pull_from_mac(
     }
     let mut packet = mac.dequeue(key, now, |p, c| ledger.drop(Layer::Mac, p, c, out))?;
     ledger.left(Layer::Mac, &packet);
+    if let Some(a) = &mut ledger.admission {
+        a.dequeued(&packet, now);
+    }
     let us = gate.estimate_us(rate, packet.len_bytes, ac);
     packet.airtime_est_us = us;
     gate.charge(station, ac, us);

@@ -205,7 +205,7 @@ impl Softmac {
         }
         for &a in acs {
             if self.aql {
-                self.send_stranded_retries(mac_tx, a);
+                self.send_stranded_retries(mac_tx, a, now);
             }
             if self.depth[a.index()] == 0 && mac_tx.holds_frames(a) {
                 self.rounds.defer(a, now);
@@ -252,7 +252,7 @@ impl Softmac {
 
     /// A PPDU of its retries alone for each station-TID that has some and nothing in the
     /// hardware queue.
-    fn send_stranded_retries(&mut self, mac_tx: &mut MacTx, ac: Ac) {
+    fn send_stranded_retries(&mut self, mac_tx: &mut MacTx, ac: Ac, now: Instant) {
         let i = ac.index();
         for _ in 0..self.retry_ready[i].len() {
             let Some(&key) = self.retry_ready[i].front() else {
@@ -264,7 +264,7 @@ impl Softmac {
             self.retry_ready[i].pop_front();
             self.in_retry_ready[key.index()] = false;
             if self.in_hw[key.index()] == 0 {
-                if let Some(ppdu) = mac_tx.build_with(key, || None) {
+                if let Some(ppdu) = mac_tx.build_with(key, now, || None) {
                     self.push(key, ppdu);
                 }
             }

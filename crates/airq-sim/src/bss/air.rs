@@ -8,6 +8,8 @@ use crate::mac::medium::{Access, EdcafId};
 use crate::mac::txpath::TxPath;
 use crate::metrics::StationMetrics;
 use crate::net::packet::NodeId;
+use crate::phy::noise::db_to_ratio;
+use crate::phy::per::ChunkErrors;
 use crate::station::StationTx;
 use airq::phy::{ack_duration, block_ack_duration, control_frame_duration, mac_frame};
 use airq::{Ac, Duration, Instant};
@@ -165,11 +167,12 @@ impl Simulation {
             let link = &self.scenario.stations[station.index()];
             // With a channel, the SNR of the PPDU as it started decides each MPDU's error
             // probability by its length; without, the link's fixed probability.
-            let errors = link.channel.as_ref().map(|channel| {
+            let snr_db = link.channel.as_ref().map(|channel| {
                 let bss = &self.scenario.bss;
                 let start = Instant::from_nanos(now.as_nanos() - span.as_nanos());
-                channel.chunk_errors(&bss.radio, bss.band, &ppdu.rate, uplink, start)
+                channel.snr_db(&bss.radio, bss.band, &ppdu.rate, uplink, start)
             });
+            let errors = snr_db.map(|snr| ChunkErrors::new(&ppdu.rate, db_to_ratio(snr)));
             let fixed = link.mpdu_error;
             let mut received = 0;
             for mpdu in &mut ppdu.mpdus {
@@ -180,6 +183,12 @@ impl Simulation {
             let m = &mut self.metrics.stations[station.index()];
             let failures = (ppdu.mpdus.len() - received) as u64;
             let mpdus = ppdu.mpdus.len();
+            let radio = if uplink {
+                &mut m.radio_up
+            } else {
+                &mut m.radio_down
+            };
+            radio.record(&ppdu.rate, mpdus, snr_db);
             if uplink {
                 m.airtime_up += a.airtime;
                 m.mpdu_failures_up += failures;

@@ -21,6 +21,8 @@ use crate::mac::edca::EdcaAcParams;
 use crate::mac::frame::Ppdu;
 use crate::mac::link::{BssConfig, StationLink};
 use crate::mac::medium::{Access, EdcafId, Medium};
+use crate::mac::rate_control::groups::UnsupportedRate;
+use crate::mac::rate_control::{RateControl, RateControlConfig};
 use crate::mac::reorder::Recipient;
 use crate::mac::txpath::TxOutput;
 use crate::metrics::{
@@ -164,6 +166,38 @@ pub enum SimError {
     BadPage {
         flow: usize,
     },
+    /// A station's rate control cannot run at its rate.
+    RateControl {
+        station: StationId,
+        reason: &'static str,
+    },
+}
+
+/// Rate control of each link that asks for it: the AP's towards the station and the
+/// station's towards the AP, each with its own random stream (the sample table).
+fn install_rate_control(
+    root: &RngRoot,
+    links: &[StationLink],
+    ap: &mut ApTx,
+    stations: &mut [StationTx],
+) -> Result<(), SimError> {
+    for (i, link) in links.iter().enumerate() {
+        if link.rate_control == RateControlConfig::Fixed {
+            continue;
+        }
+        let station = StationId(i as u32);
+        let error = |e: UnsupportedRate| SimError::RateControl {
+            station,
+            reason: e.0,
+        };
+        let mut rng = root.stream("rate-control-down", i as u64);
+        let down = RateControl::new(&link.rate_control, link.rate, &mut rng).map_err(error)?;
+        let mut rng = root.stream("rate-control-up", i as u64);
+        let up = RateControl::new(&link.rate_control, link.rate, &mut rng).map_err(error)?;
+        ap.set_rate_control(station, down);
+        stations[i].set_rate_control(up);
+    }
+    Ok(())
 }
 
 impl std::fmt::Display for SimError {
@@ -206,6 +240,9 @@ impl std::fmt::Display for SimError {
                 "flow {flow}: a web page needs objects of at least 1 byte and at least 1 \
                  connection"
             ),
+            SimError::RateControl { station, reason } => {
+                write!(f, "station {}: {reason}", station.0)
+            }
         }
     }
 }
@@ -316,17 +353,18 @@ impl Simulation {
                 }
             }
         }
-        let ap = ApTx::new(ap, &scenario.bss, &scenario.stations).map_err(SimError::Ap)?;
+        let mut ap = ApTx::new(ap, &scenario.bss, &scenario.stations).map_err(SimError::Ap)?;
         let root = RngRoot::new(scenario.seed);
         let n = scenario.stations.len();
         let bss = &scenario.bss;
         let queue_packets = scenario.station_queue_packets;
-        let stations = scenario
+        let mut stations: Vec<StationTx> = scenario
             .stations
             .iter()
             .enumerate()
             .map(|(i, link)| StationTx::new(StationId(i as u32), bss, link, queue_packets))
             .collect();
+        install_rate_control(&root, &scenario.stations, &mut ap, &mut stations)?;
         let lowest_ack = ack_duration(&bss.beacon_rate, bss.band);
         let edca = bss.edca;
         let medium = Medium::new(

@@ -1,11 +1,12 @@
 //! The radio configuration of the BSS and of each station's link: band, timing, the
 //! basic rate of control responses, EDCA parameters, aggregation limits, retry limit, the
-//! channel model's transmit power and noise figure, and per station its fixed PHY rate
-//! (the seeds' testbeds fix the rate; rate control is not modelled) and either a fixed
+//! channel model's transmit power and noise figure, and per station its PHY rate (fixed,
+//! as the seeds' testbeds fix it, or the highest one of rate control) and either a fixed
 //! MPDU error probability or a channel ([`crate::phy::channel`]) whose SNR decides each
 //! MPDU's.
 
 use crate::mac::edca::{EdcaParams, TxopColumn};
+use crate::mac::rate_control::RateControlConfig;
 use crate::phy::channel::{RadioParams, StationChannel};
 use airq::phy::{Band, DsssDataRate, DsssPreamble, MacTiming, OfdmRate, PhyKind, Rate};
 use airq::Duration;
@@ -84,7 +85,12 @@ impl BssConfig {
 /// One station's link to the AP (the same in both directions).
 #[derive(Clone, Debug, PartialEq)]
 pub struct StationLink {
+    /// The fixed rate; with rate control, the highest the station supports
+    /// ([`crate::mac::rate_control::groups`]).
     pub rate: Rate,
+    /// How each PPDU's rate is chosen, by the AP towards the station and by the station
+    /// towards the AP: fixed at `rate` (the default) or Minstrel-HT.
+    pub rate_control: RateControlConfig,
     /// Probability that one MPDU is received in error, when there is no `channel`.
     pub mpdu_error: f64,
     /// The station's radio channel: each MPDU's error probability follows the SNR of
@@ -111,6 +117,7 @@ impl StationLink {
         StationLink {
             ampdu: rate.supports_ampdu(),
             rate,
+            rate_control: RateControlConfig::Fixed,
             mpdu_error: 0.0,
             channel: None,
             ba_window,

@@ -7,6 +7,7 @@ pub mod edca;
 pub mod frame;
 pub mod link;
 pub mod medium;
+pub mod rate_control;
 pub mod reorder;
 pub mod tid_tx;
 pub mod txpath;

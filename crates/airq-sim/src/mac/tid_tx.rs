@@ -9,6 +9,7 @@ use crate::mac::frame::{Mpdu, Ppdu, PsduLength};
 use crate::mac::link::{BssConfig, StationLink};
 use crate::mac::txpath::TxOutcome;
 use crate::net::packet::{NodeId, SimPacket};
+use airq::phy::Rate;
 use airq::{Duration, Tid};
 use std::collections::VecDeque;
 
@@ -47,6 +48,42 @@ impl AggregateLimits {
             max_duration,
             max_psdu_bytes: longest_within(link.max_ampdu_bytes, fits),
         }
+    }
+
+    /// These limits with the duration bound lowered to `max_duration` (dynamic
+    /// aggregate sizing, [`airq::aggregate::sizing`]); unchanged unless it is lower.
+    pub fn capped(
+        &self,
+        bss: &BssConfig,
+        link: &StationLink,
+        max_duration: Duration,
+    ) -> AggregateLimits {
+        if max_duration >= self.max_duration {
+            return *self;
+        }
+        let fits = |bytes: u32| link.rate.ppdu_duration(bytes, bss.band) <= max_duration;
+        AggregateLimits {
+            max_duration,
+            max_psdu_bytes: longest_within(self.max_psdu_bytes, fits),
+            ..*self
+        }
+    }
+}
+
+impl AggregateLimits {
+    /// These limits for a PPDU at `rate` instead of the link's (rate control), or of
+    /// one MPDU for a `probe`: the same duration and byte bounds, the length bound found
+    /// again at `rate`.
+    pub fn at_rate(&self, bss: &BssConfig, link: &StationLink, rate: Rate, probe: bool) -> Self {
+        let mut l = *self;
+        if probe {
+            l.max_subframes = 1;
+        }
+        if rate != link.rate {
+            let fits = |bytes: u32| rate.ppdu_duration(bytes, bss.band) <= l.max_duration;
+            l.max_psdu_bytes = longest_within(l.max_ampdu_bytes, fits);
+        }
+        l
     }
 }
 
@@ -116,6 +153,12 @@ impl TidTx {
         self.pending.len()
     }
 
+    /// Failed transmissions of the MPDU the next PPDU starts with (0 for a new one):
+    /// the stage of the retry chain it goes at.
+    pub fn head_retries(&self) -> u8 {
+        self.pending.front().map_or(0, |m| m.retries)
+    }
+
     /// Whether anything is waiting here that the BlockAck window lets go now.
     pub fn has_sendable(&self, window: u16) -> bool {
         self.pending
@@ -139,13 +182,25 @@ impl TidTx {
     /// does not fit is kept for the next PPDU. `None` if nothing could be sent.
     pub fn build_ppdu(
         &mut self,
-        (src, dst, tid): (NodeId, NodeId, Tid),
+        ends: (NodeId, NodeId, Tid),
         bss: &BssConfig,
         link: &StationLink,
         limits: &AggregateLimits,
+        pull: impl FnMut() -> Option<SimPacket>,
+    ) -> Option<Ppdu> {
+        self.build_ppdu_at(ends, bss, link.rate, limits, pull)
+    }
+
+    /// [`build_ppdu`](Self::build_ppdu) at `rate` (rate control's choice), within
+    /// `limits` for that rate ([`AggregateLimits::at_rate`]).
+    pub fn build_ppdu_at(
+        &mut self,
+        (src, dst, tid): (NodeId, NodeId, Tid),
+        bss: &BssConfig,
+        rate: Rate,
+        limits: &AggregateLimits,
         mut pull: impl FnMut() -> Option<SimPacket>,
     ) -> Option<Ppdu> {
-        let rate = link.rate;
         let window = if limits.ampdu { limits.ba_window } else { 1 };
         let start = self.window_start();
         let mut psdu = PsduLength::new(limits.ampdu);

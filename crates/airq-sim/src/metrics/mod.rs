@@ -2,12 +2,14 @@
 //! itself. Everything here is counted as it happens in the simulation.
 
 pub mod distribution;
+pub mod radio;
 mod window;
 
 use crate::apps::voip_stats::VoipStats;
 use crate::mac::txpath::DropCause;
 use crate::transport::tcp::TcpStats;
 use airq::{Duration, StationId};
+use radio::RadioMetrics;
 
 /// Per-station counters; "down" is AP → station, "up" station → AP.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -36,6 +38,9 @@ pub struct StationMetrics {
     /// AP for its source, at its destination for the other station.
     pub delay_sum: Duration,
     pub delay_max: Duration,
+    /// SNR and rates of the PPDUs to the station and from it ([`radio`]).
+    pub radio_down: RadioMetrics,
+    pub radio_up: RadioMetrics,
 }
 
 impl StationMetrics {

@@ -65,6 +65,8 @@ impl StationMetrics {
             drops,
             delay_sum: self.delay_sum - then.delay_sum,
             delay_max: self.delay_max,
+            radio_down: self.radio_down.since(&then.radio_down),
+            radio_up: self.radio_up.since(&then.radio_up),
         }
     }
 }

@@ -4,6 +4,7 @@
 
 use crate::mac::frame::Ppdu;
 use crate::mac::link::{BssConfig, StationLink};
+use crate::mac::rate_control::RateControl;
 use crate::mac::tid_tx::{AggregateLimits, Completion, TidTx};
 use crate::mac::txpath::{DropCause, TxOutcome, TxOutput, TxPath};
 use crate::net::packet::{NodeId, SimPacket};
@@ -23,6 +24,9 @@ pub struct StationTx {
     tids: [TidTx; Tid::COUNT],
     limits: [AggregateLimits; Tid::COUNT],
     completion: Completion,
+    /// The rate of each PPDU to the AP (the link's fixed rate unless
+    /// [`set_rate_control`](Self::set_rate_control) says otherwise).
+    rate_control: RateControl,
 }
 
 impl StationTx {
@@ -44,7 +48,17 @@ impl StationTx {
                 AggregateLimits::new(bss, link, Tid::new(t as u8).expect("TID below 16"))
             }),
             completion: Completion::default(),
+            rate_control: RateControl::Fixed(link.rate),
         }
+    }
+
+    /// Chooses the uplink's rates with `rate_control` (built for this link).
+    pub fn set_rate_control(&mut self, rate_control: RateControl) {
+        self.rate_control = rate_control;
+    }
+
+    pub fn rate_control(&self) -> &RateControl {
+        &self.rate_control
     }
 
     /// Queues an uplink packet; tail drop when the queues are full.
@@ -74,7 +88,7 @@ impl TxPath for StationTx {
             || Self::tids_of(ac).any(|t| self.tids[t].has_sendable(self.link.ba_window))
     }
 
-    fn next_ppdu(&mut self, ac: Ac, _now: Instant, _out: &mut TxOutput) -> Option<Ppdu> {
+    fn next_ppdu(&mut self, ac: Ac, now: Instant, _out: &mut TxOutput) -> Option<Ppdu> {
         // MPDUs awaiting retry go first; otherwise the TID of the packet at the head.
         let window = self.link.ba_window;
         let tid = Self::tids_of(ac)
@@ -87,11 +101,15 @@ impl TxPath for StationTx {
         let fifo = &mut self.fifo[ac.index()];
         let queued = &mut self.queued;
         let tid_id = Tid::new(tid as u8).expect("TID below 16");
-        self.tids[tid].build_ppdu(
+        let tx = self
+            .rate_control
+            .tx_rate(self.tids[tid].head_retries(), now);
+        let limits = self.limits[tid].at_rate(&self.bss, &self.link, tx.rate, tx.probe);
+        self.tids[tid].build_ppdu_at(
             (self.id, NodeId::Ap, tid_id),
             &self.bss,
-            &self.link,
-            &self.limits[tid],
+            tx.rate,
+            &limits,
             || {
                 if fifo.front()?.tid != tid_id {
                     return None;
@@ -106,13 +124,16 @@ impl TxPath for StationTx {
         &mut self,
         ppdu: Ppdu,
         _airtime: Duration,
-        _now: Instant,
+        now: Instant,
         out: &mut TxOutput,
     ) -> TxOutcome {
         let tid = usize::from(ppdu.tid.get());
+        let (rate, mpdus) = (ppdu.rate, ppdu.mpdus.len() as u32);
         let c = &mut self.completion;
         self.tids[tid].complete(ppdu, self.bss.retry_limit, c);
         let outcome = c.outcome();
+        self.rate_control
+            .tx_status(&rate, mpdus, outcome.acked, now);
         c.retried = 0;
         out.acked.append(&mut c.delivered);
         for (seq, p) in c.dropped.drain(..) {

@@ -7,6 +7,7 @@ mod channel;
 mod determinism;
 mod http;
 mod ping;
+mod rate_control;
 mod saturated;
 mod stalls;
 mod tcp_anomaly;

@@ -2,18 +2,21 @@
 //! scenario: the run, BSS and wired link (`run`), stations, traffic, and the AP with its
 //! groups and the variants (`ap`).
 
+mod admission;
 mod ap;
 mod run;
 mod station;
 mod traffic;
 
-use ap::{airtime, ap, aql_limits, firmware, fq, group, softmac, variant};
+use admission::admission;
+use ap::{aggregate_sizing, airtime, ap, aql_limits, firmware, fq, group, softmac, variant};
 use run::{bss, top_level, wired};
 use station::station;
 use traffic::traffic;
 
 use super::{key, ms, number, tests_taking, KeyDoc, Kind, TableDoc};
 use crate::scenario::traffic::TESTS;
+use airq::aggregate::AggregateSizingParams;
 use airq::airtime::AirtimeParams;
 use airq::aql::AqlParams;
 use airq::fq::{FqParams, Quantum};
@@ -41,6 +44,7 @@ const DRIVERS: &[&str] = &["softmac", "firmware", "firmware_push"];
 const GROUP_MODES: &[&str] = &["share", "limit"];
 const PATH_LOSS_MODELS: &[&str] = &["tgax_residential", "tgax_enterprise"];
 const ATTENUATION_CHANGES: &[&str] = &["step", "ramp"];
+const RATE_CONTROLS: &[&str] = &["fixed", "minstrel_ht"];
 
 /// Every table of the schema, in the order the reference lists them.
 pub fn tables() -> Vec<TableDoc> {
@@ -96,6 +100,8 @@ pub fn tables() -> Vec<TableDoc> {
         aql_limits(),
         softmac(),
         firmware(),
+        aggregate_sizing(),
+        admission(),
         group(),
         variant(),
     ]

@@ -156,6 +156,21 @@ pub(super) fn station() -> TableDoc {
                 "The station's transmit power (TGax scenarios: 15 dBm), for its uplink.",
             ),
             key(
+                "rate_control",
+                Kind::Choice(RATE_CONTROLS),
+                "",
+                "fixed",
+                "minstrel_ht: ht or vht, at most 80 MHz and 4 streams",
+                "\"minstrel_ht\"",
+                "How each PPDU's rate is chosen, by the AP towards the station and by the \
+                 station towards the AP: fixed at the station's rate, or Linux's \
+                 Minstrel-HT (rc80211_minstrel_ht.c, Linux 6.15) over every MCS up to the \
+                 station's (its mcs per stream, its width and narrower, long GI and its \
+                 GI, its streams and fewer), with the multi-rate retry chain: a failed \
+                 A-MPDU's MPDUs go again at the chain's lower rates. AQL then estimates \
+                 with the last rate used.",
+            ),
+            key(
                 "weight",
                 Kind::Integer,
                 "µs",
