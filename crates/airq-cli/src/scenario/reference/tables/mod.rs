@@ -2,21 +2,18 @@
 //! scenario: the run, BSS and wired link (`run`), stations, traffic, and the AP with its
 //! groups and the variants (`ap`).
 
-mod admission;
 mod ap;
 mod run;
 mod station;
 mod traffic;
 
-use admission::admission;
-use ap::{aggregate_sizing, airtime, ap, aql_limits, firmware, fq, group, softmac, variant};
+use ap::{airtime, ap, aql_limits, firmware, fq, group, softmac, variant};
 use run::{bss, top_level, wired};
 use station::station;
 use traffic::traffic;
 
 use super::{key, ms, number, tests_taking, KeyDoc, Kind, TableDoc};
 use crate::scenario::traffic::TESTS;
-use airq::aggregate::AggregateSizingParams;
 use airq::airtime::AirtimeParams;
 use airq::aql::AqlParams;
 use airq::fq::{FqParams, Quantum};
@@ -100,8 +97,6 @@ pub fn tables() -> Vec<TableDoc> {
         aql_limits(),
         softmac(),
         firmware(),
-        aggregate_sizing(),
-        admission(),
         group(),
         variant(),
     ]
