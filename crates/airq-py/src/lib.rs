@@ -11,6 +11,7 @@ mod error;
 mod frames;
 mod runs;
 mod source;
+mod sweep;
 
 use pyo3::prelude::*;
 
@@ -27,7 +28,12 @@ fn _airq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(source::override_of, m)?)?;
     m.add_function(wrap_pyfunction!(runs::run, m)?)?;
     m.add_function(wrap_pyfunction!(runs::compare, m)?)?;
-    m.add_function(wrap_pyfunction!(runs::sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep_points, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep_point, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep_table, m)?)?;
+    m.add_function(wrap_pyfunction!(runs::runs_from_json, m)?)?;
+    m.add_function(wrap_pyfunction!(runs::join_runs, m)?)?;
     m.add_function(wrap_pyfunction!(runs::load, m)?)?;
     m.add_function(wrap_pyfunction!(runs::default_jobs, m)?)?;
     Ok(())

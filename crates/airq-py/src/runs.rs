@@ -10,7 +10,6 @@ use crate::frames;
 use crate::source::ScenarioSource;
 use airq::Duration;
 use airq_cli::commands::run::compared;
-use airq_cli::commands::sweep::{figures, grid, tidy_csv, Cell, Param, MAX_POINTS};
 use airq_cli::commands::warnings;
 use airq_cli::execute::{self, run_all, Plan};
 use airq_cli::progress::Progress;
@@ -25,7 +24,7 @@ use std::path::Path;
 /// The results files of some runs, in order.
 #[pyclass(module = "airq._airq", frozen)]
 pub struct Runs {
-    runs: Vec<ResultsFile>,
+    pub(crate) runs: Vec<ResultsFile>,
 }
 
 #[pymethods]
@@ -87,6 +86,33 @@ impl Runs {
             .map_err(to_py)?
             .into_dict(py)
     }
+
+    /// Pickling (how a Ray task sends its runs back): the results files as one JSON
+    /// array, read back by [`runs_from_json`] to the very same values.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let json = py
+            .detach(|| serde_json::to_string(&self.runs))
+            .map_err(|e| to_py(CliError::new(format!("cannot encode the results: {e}"))))?;
+        let from_json = py.import("airq._airq")?.getattr("runs_from_json")?;
+        Ok((from_json, (json,)))
+    }
+}
+
+/// The runs of `parts`, one after the other.
+#[pyfunction]
+pub fn join_runs(parts: Vec<PyRef<'_, Runs>>) -> Runs {
+    Runs {
+        runs: parts.iter().flat_map(|p| p.runs.iter().cloned()).collect(),
+    }
+}
+
+/// The runs of a JSON array of results files (what `Runs` pickles to).
+#[pyfunction]
+pub fn runs_from_json(py: Python<'_>, json: &str) -> PyResult<Runs> {
+    let runs = py
+        .detach(|| serde_json::from_str(json))
+        .map_err(|e| to_py(CliError::new(format!("cannot decode pickled results: {e}"))))?;
+    Ok(Runs { runs })
 }
 
 impl Runs {
@@ -155,95 +181,10 @@ pub fn compare(
     execute_all(py, &specs, jobs, &command_line)
 }
 
-/// `airq sweep`: the grid of `params` (`(key, [TOML values])`, the first varying
-/// slowest) × the variants × the seeds. Returns the tidy CSV `airq sweep` writes and
-/// the runs.
-#[pyfunction]
-#[pyo3(signature = (scenario, params, configs, variants, overrides, seeds, jobs, command_line))]
-#[allow(clippy::too_many_arguments)] // The Python call's arguments, one each.
-pub fn sweep(
-    py: Python<'_>,
-    scenario: &ScenarioSource,
-    params: Vec<(String, Vec<String>)>,
-    configs: Option<Vec<String>>,
-    variants: Vec<String>,
-    overrides: Vec<String>,
-    seeds: Option<u32>,
-    jobs: Option<usize>,
-    command_line: Vec<String>,
-) -> PyResult<(String, Runs)> {
-    let params = sweep_params(&params, &scenario.with(&overrides)).map_err(to_py)?;
-    let base = scenario.parse(&overrides).map_err(to_py)?;
-    let variants = compared(&base, configs.as_deref(), &variants).map_err(to_py)?;
-    let mut specs = Vec::new();
-    let mut cells = Vec::new();
-    for point in grid(&params) {
-        let set: Vec<String> = params
-            .iter()
-            .zip(&point)
-            .map(|(p, &v)| format!("{}={}", p.key, p.values[v]))
-            .collect();
-        let all: Vec<String> = overrides.iter().chain(&set).cloned().collect();
-        let made = seeded(scenario, &all, seeds, &variants)
-            .map_err(|e| to_py(e.context(format!("the sweep's point {}", set.join(" ")))))?;
-        cells.extend(made.iter().map(|spec| Cell {
-            point: point.clone(),
-            variant: spec.variant.name.clone(),
-            preset: spec.preset.clone(),
-        }));
-        specs.extend(made);
-    }
-    let runs = execute_all(py, &specs, jobs, &command_line)?;
-    let csv = tidy_csv(
-        &base.name,
-        &params,
-        &cells,
-        &runs.runs,
-        &figures(&runs.runs),
-    );
-    Ok((csv, runs))
-}
-
-/// The sweep's parameters, checked as `airq sweep` checks `--param`s: each key once,
-/// none also among the overrides, at most [`MAX_POINTS`] points.
-fn sweep_params(
-    raw: &[(String, Vec<String>)],
-    overrides: &[String],
-) -> Result<Vec<Param>, CliError> {
-    if raw.is_empty() {
-        return Err(CliError::new("params: name at least one key to sweep"));
-    }
-    let mut params: Vec<Param> = Vec::with_capacity(raw.len());
-    for (key, values) in raw {
-        let p = Param::parse(&format!("{key}={}", values.join(",")))?;
-        if params.iter().any(|o| o.key == p.key) {
-            return Err(CliError::new(format!("--param {}: swept twice", p.key)));
-        }
-        if let Some(set) = overrides
-            .iter()
-            .find(|s| s.split_once('=').is_some_and(|(k, _)| k.trim() == p.key))
-        {
-            return Err(CliError::new(format!(
-                "--param {} and override {set}: the key is swept, so it cannot also be set",
-                p.key
-            )));
-        }
-        params.push(p);
-    }
-    let points: usize = params.iter().map(|p| p.values.len()).product();
-    if points > MAX_POINTS {
-        return Err(CliError::new(format!(
-            "the grid has {points} points (the product of the values' counts); at most \
-             {MAX_POINTS}"
-        )));
-    }
-    Ok(params)
-}
-
 /// The runs of `variants` of `scenario` with `overrides`, under every seed `seeds`
 /// (else the scenario's `seeds`) asks for, seed by seed: `airq`'s rule
 /// (`commands::run::seeded`) on a scenario that need not be a file.
-fn seeded(
+pub(crate) fn seeded(
     scenario: &ScenarioSource,
     overrides: &[String],
     seeds: Option<u32>,
@@ -275,7 +216,7 @@ fn seeded(
 
 /// Makes every run of `specs` on `jobs` threads (default: every core), the GIL
 /// released.
-fn execute_all(
+pub(crate) fn execute_all(
     py: Python<'_>,
     specs: &[RunSpec],
     jobs: Option<usize>,

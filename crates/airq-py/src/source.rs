@@ -12,6 +12,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use std::path::Path;
 
+/// `parse_scenario`'s arguments: file, text, overrides.
+type ScenarioArgs = (String, String, Vec<String>);
+
 /// A checked scenario: where it came from, its text before any override, and its own
 /// overrides (`key.path=value`).
 #[pyclass(module = "airq._airq", frozen)]
@@ -141,6 +144,16 @@ impl ScenarioSource {
     fn with_overrides(&self, overrides: Vec<String>) -> PyResult<ScenarioSource> {
         ScenarioSource::new(self.file.clone(), self.text.clone(), self.with(&overrides))
             .map_err(to_py)
+    }
+
+    /// Pickling (how a scenario reaches a Ray task): its file name, text and
+    /// overrides, parsed again by `parse_scenario`.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, ScenarioArgs)> {
+        let parse = py.import("airq._airq")?.getattr("parse_scenario")?;
+        Ok((
+            parse,
+            (self.file.clone(), self.text.clone(), self.overrides.clone()),
+        ))
     }
 
     fn __repr__(&self) -> String {

@@ -98,6 +98,18 @@ def test_results_files_round_trip(compared, tmp_path):
     pd.testing.assert_frame_equal(airq.load(one).series, compared[0].series)
 
 
+def test_scenarios_and_runs_pickle_to_the_same_values(compared):
+    # How the Ray backend sends them to its tasks and back.
+    import pickle
+
+    sc = airq.load_scenario(FLAGSHIP, overrides={"duration": 3.0, "omit": 1.0})
+    back = pickle.loads(pickle.dumps(sc))
+    assert (back.file, back.source_text, back.overrides, back.text) == (
+        sc.file, sc.source_text, sc.overrides, sc.text)
+    runs = pickle.loads(pickle.dumps(compared._native))
+    assert [runs.to_json(i) for i in range(len(runs))] == [r.to_json() for r in compared]
+
+
 def test_a_bad_key_is_an_airq_error_naming_file_line_and_key(tmp_path):
     text = airq.load_scenario(FLAGSHIP).source_text
     bad = tmp_path / "bad.toml"

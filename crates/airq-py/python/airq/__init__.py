@@ -161,6 +161,8 @@ def sweep(
     overrides: Overrides = None,
     jobs: Optional[int] = None,
     backend: str = "local",
+    address: Optional[str] = None,
+    ray_init: Optional[Mapping[str, Any]] = None,
     return_results: bool = False,
 ) -> Any:
     """Runs the grid of ``params``' values × the variants × the seeds, as ``airq sweep``.
@@ -174,16 +176,34 @@ def sweep(
     the whole BSS: ``total_goodput_mbps``, ``airtime_jain``, ``worst_ping_p99_ms``; a
     ping percentile among lost pings is ``inf``). With ``return_results``, also the
     runs: ``(frame, results)``.
+
+    ``backend="local"`` runs every run on ``jobs`` threads here. ``backend="ray"`` makes
+    each point of the grid one Ray task (one CPU; the simulator in Rust, as here) on
+    the cluster at ``address`` (``"auto"``, ``"HOST:6379"``, ``"ray://HOST:10001"``),
+    or on a new local Ray when ``address`` is None; ``ray_init`` are further arguments
+    to ``ray.init`` (``{"num_cpus": 2}``). If this process is already connected to Ray,
+    that connection is used. Either way the table is the same, value for value.
     """
-    if backend != "local":
-        raise ValueError(f"backend {backend!r}: this build runs sweeps locally only ('local')")
+    if backend not in ("local", "ray"):
+        raise ValueError(f"backend {backend!r}: 'local' or 'ray'")
+    if backend == "local" and (address is not None or ray_init is not None):
+        raise ValueError("address and ray_init are for backend='ray'")
     sc = load_scenario(scenario)
     sets = _run_overrides(overrides, seed, duration, omit)
     grid = [(key, [_toml_value(key, v) for v in values]) for key, values in params.items()]
     call = _call("sweep", sc, params=dict(params), configs=configs, variants=variants,
-                 seed=seed, seeds=seeds, duration=duration, omit=omit, overrides=overrides)
-    csv, native = _airq.sweep(sc, grid, _names(configs), list(variants or []), sets, seeds,
-                              jobs, [call])
+                 seed=seed, seeds=seeds, duration=duration, omit=omit, overrides=overrides,
+                 backend=None if backend == "local" else backend, address=address)
+    configs, variants = _names(configs), list(variants or [])
+    if backend == "local":
+        csv, native = _airq.sweep(sc, grid, configs, variants, sets, seeds, jobs, [call])
+    else:
+        from . import _ray
+
+        points = _airq.sweep_points(sc, grid, configs, variants, sets, seeds)
+        native = _ray.sweep_runs(sc, points, configs, variants, sets, seeds, [call],
+                                 address, dict(ray_init) if ray_init else None)
+        csv = _airq.sweep_table(sc, grid, configs, variants, sets, seeds, native)
     # Every field as airq wrote it: a variant named "NA" stays a name; the values are
     # Rust's shortest round-trip decimals, read back exactly ("round_trip" is pandas 3's
     # default and an option before it).

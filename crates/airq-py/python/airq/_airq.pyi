@@ -83,5 +83,34 @@ def sweep(
     jobs: Optional[int],
     command_line: List[str],
 ) -> Tuple[str, Runs]: ...
+def sweep_points(
+    scenario: ScenarioSource,
+    params: List[Tuple[str, List[str]]],
+    configs: Optional[List[str]],
+    variants: List[str],
+    overrides: List[str],
+    seeds: Optional[int],
+) -> List[List[str]]: ...
+def sweep_point(
+    scenario: ScenarioSource,
+    set: List[str],
+    configs: Optional[List[str]],
+    variants: List[str],
+    overrides: List[str],
+    seeds: Optional[int],
+    jobs: Optional[int],
+    command_line: List[str],
+) -> Runs: ...
+def sweep_table(
+    scenario: ScenarioSource,
+    params: List[Tuple[str, List[str]]],
+    configs: Optional[List[str]],
+    variants: List[str],
+    overrides: List[str],
+    seeds: Optional[int],
+    runs: Runs,
+) -> str: ...
+def join_runs(parts: List[Runs]) -> Runs: ...
+def runs_from_json(json: str) -> Runs: ...
 def load(path: str) -> Runs: ...
 def default_jobs() -> int: ...
