@@ -143,6 +143,21 @@ pub fn ap_data(ap: &ApConfig) -> Value {
         })
         .collect();
     m.insert("group".into(), groups.into());
+    // Only when on: results of runs without it stay as they were.
+    if let Some(p) = &ap.admission {
+        m.insert(
+            "admission".into(),
+            json!({
+                "enabled": true,
+                "target_ms": ms(p.target),
+                "interval_ms": ms(p.interval),
+                "promote_after_ms": ms(p.promote_after),
+                "mtu_bytes": p.mtu_bytes,
+                "demote_to": p.demote_to.to_string().to_lowercase(),
+                "flows": p.flows,
+            }),
+        );
+    }
     Value::Object(m)
 }
 

@@ -154,6 +154,7 @@ pub fn collect(
                 .map(|d| ms(d.driver_airtime))
                 .collect(),
         },
+        admission: None,
     }
 }
 

@@ -90,5 +90,11 @@ fn run_one(plan: &Plan, spec: &RunSpec) -> Result<ResultsFile, CliError> {
         started_utc,
         wall_s,
     };
-    Ok(collect(scenario, input, &sim.measured(), info))
+    let mut results = collect(scenario, input, &sim.measured(), info);
+    results.admission = crate::admission_data::admission_data(
+        sim.ap(),
+        results.stations.len(),
+        results.flows.len(),
+    );
+    Ok(results)
 }

@@ -8,6 +8,7 @@
 
 #![warn(missing_docs)]
 
+pub mod admission_data;
 pub mod ap_data;
 pub mod build;
 pub mod cli;

@@ -44,6 +44,45 @@ pub struct ResultsFile {
     /// Times the AP held frames that no policy held back while the medium stayed idle
     /// past the stall threshold (`airq_sim::metrics::Stall`): a correct run has none.
     pub stalls: Vec<StallSummary>,
+    /// What soft admission control (`[ap.admission]`) did, when it was on; absent
+    /// otherwise (and in files written before it existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub admission: Option<AdmissionSummary>,
+}
+
+/// What soft admission control did over the whole run, warm-up included (when a flow
+/// was demoted matters, so nothing is left out).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdmissionSummary {
+    /// Downlink packets marked VO or VI.
+    pub priority_packets: u64,
+    /// Of those, queued at the demotion class instead.
+    pub demoted_packets: u64,
+    /// Flow demotions.
+    pub demotions: u64,
+    /// Flow promotions back.
+    pub promotions: u64,
+    /// Flow buckets still demoted at the end.
+    pub flows_demoted_at_end: u64,
+    /// Per station, in scenario order.
+    pub stations: Vec<AdmissionCounts>,
+    /// Per flow, in the order of [`ResultsFile::flows`].
+    pub flows: Vec<AdmissionCounts>,
+}
+
+/// Soft admission control's counts for one station or flow.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdmissionCounts {
+    /// Packets marked VO or VI queued at the demotion class instead.
+    pub demoted_packets: u64,
+    /// Times a flow was demoted.
+    pub demotions: u64,
+    /// Times a flow was promoted back.
+    pub promotions: u64,
+    /// When a flow was first demoted, s from the start; `None` if never.
+    pub first_demotion_s: Option<f64>,
 }
 
 /// One stall: the AP held frames for `station` and the medium was idle from

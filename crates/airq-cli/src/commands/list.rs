@@ -114,9 +114,18 @@ fn layers(c: &ApConfig) -> String {
             mode,
         } => format!("firmware {mode:?} ({max_pending_frames} frames)"),
     };
+    let admission = match &c.admission {
+        None => String::new(),
+        Some(p) => format!(
+            " | admission {} ms / {} ms -> {}",
+            p.target.as_micros() as f64 / 1e3,
+            p.interval.as_micros() as f64 / 1e3,
+            p.demote_to
+        ),
+    };
     format!(
         "qdisc {qdisc} | MAC {mac} | scheduler {scheduler} | AQL {aql} | driver {driver}, host \
-         latency {} us",
+         latency {} us{admission}",
         c.host_latency.as_micros()
     )
 }

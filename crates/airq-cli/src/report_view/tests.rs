@@ -124,6 +124,7 @@ fn results(config: &str) -> ResultsFile {
             driver_airtime_ms: vec![0.5, 1.0, 1.5, 2.0],
         },
         stalls: Vec::new(),
+        admission: None,
     }
 }
 

@@ -73,6 +73,7 @@ impl ApSpec {
                 ));
             }
         }
+        super::admission::check(section, map)?;
         let mut groups: Vec<AirtimeGroup> = Vec::new();
         for (i, g) in section.group.iter().enumerate() {
             let path = KeyPath::key("ap").join("group").index(i);
@@ -183,6 +184,7 @@ impl ApSpec {
             c.host_latency = units::from_us(us);
         }
         self.tune(&mut c);
+        super::admission::apply(s, &mut c);
         c.airtime_weights = self.weights.clone();
         c.airtime_groups = self.groups.clone();
         c.validate(self.stations)

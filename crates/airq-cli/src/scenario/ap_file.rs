@@ -43,6 +43,8 @@ pub struct ApSection {
     pub softmac: Option<SoftmacSection>,
     /// Parameters of the firmware driver.
     pub firmware: Option<FirmwareSection>,
+    /// Soft admission control of VO/VI (seed §4.3), off by default.
+    pub admission: Option<AdmissionSection>,
     /// Airtime groups stations join with their `group` key.
     #[serde(default)]
     pub group: Vec<GroupSection>,
@@ -190,6 +192,38 @@ pub struct FirmwareSection {
     pub max_pending_frames: Option<u32>,
     /// Push-pull: frames the firmware asks for per TXQ in one fetch, at most.
     pub fetch_frames: Option<u32>,
+}
+
+/// `[ap.admission]`: soft admission control (seed netdev 2.2 §4.3, `airq::admission`):
+/// a flow marked VO or VI that keeps a standing queue is demoted to BE (or BK) until it
+/// behaves. With FQ-MAC only.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdmissionSection {
+    /// On or off; must be given when a parameter is.
+    pub enabled: Option<bool>,
+    /// Sojourn at or above which a packet leaves above target, ms.
+    pub target_ms: Option<f64>,
+    /// How long a flow's packets leave above target before it is demoted, ms.
+    pub interval_ms: Option<f64>,
+    /// How long a demoted flow goes without a standing queue before it is promoted, ms.
+    pub promote_after_ms: Option<f64>,
+    /// A flow with at most this many bytes queued is never above target.
+    pub mtu_bytes: Option<u32>,
+    /// `be` or `bk`.
+    pub demote_to: Option<DemoteTo>,
+    /// Flow buckets.
+    pub flows: Option<u32>,
+}
+
+/// Where soft admission control demotes a flow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DemoteTo {
+    /// Best effort (TID 0).
+    Be,
+    /// Background (TID 1).
+    Bk,
 }
 
 /// How a group uses the airtime its siblings leave.

@@ -13,6 +13,10 @@ pub const BUNDLED: &[(&str, &str)] = &[
         include_str!("../../../../scenarios/ending-the-anomaly.toml"),
     ),
     (
+        "soft-admission",
+        include_str!("../../../../scenarios/soft-admission.toml"),
+    ),
+    (
         "udp-flood-anomaly",
         include_str!("../../../../scenarios/udp-flood-anomaly.toml"),
     ),

@@ -2,6 +2,7 @@
 //! into a [`Scenario`] the simulator can be built from (`crate::build`). Errors name the
 //! file, line and key; nothing here panics on bad input.
 
+pub mod admission;
 pub mod ap;
 pub mod ap_file;
 pub mod bundled;

@@ -1,6 +1,7 @@
 //! The `airq` binary invoked as a user would: scenario files, errors, outputs, results
 //! files, determinism. Runs are short (1–2 simulated seconds) to keep this fast in debug.
 
+mod admission;
 mod channel;
 mod errors;
 mod flent;

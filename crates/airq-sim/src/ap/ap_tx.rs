@@ -11,6 +11,7 @@ use super::legacy_mac::LegacyMac;
 use super::mac_layer::MacLayer;
 use super::mac_tx::MacTx;
 use super::qdisc::Qdisc;
+use super::soft_admission::{AdmissionCounters, SoftAdmission};
 use super::softmac::Softmac;
 use super::stats::{ApBacklog, LayerBacklog, StationTxStats};
 use super::txq_key::TxqKey;
@@ -18,6 +19,7 @@ use crate::mac::frame::Ppdu;
 use crate::mac::link::{BssConfig, StationLink};
 use crate::mac::txpath::{DropCause, TxOutcome, TxOutput, TxPath};
 use crate::net::packet::SimPacket;
+use airq::admission::{AdmissionParams, AdmissionStats};
 use airq::airtime::{AirtimeScheduler, GroupMode, SchedulingMode};
 use airq::aql::Aql;
 use airq::fq::FqStats;
@@ -151,19 +153,23 @@ impl ApTx {
                 config.host_latency,
             )),
         };
+        let mut mac_tx = MacTx::new(
+            bss.clone(),
+            links.to_vec(),
+            mac,
+            sched,
+            txqs,
+            txq_keys,
+            gate,
+            config.driver.max_subframes(),
+        );
+        if let (Some(p), MacConfig::FqMac(_)) = (config.admission, &config.mac) {
+            mac_tx.ledger.admission = Some(SoftAdmission::new(p, stations).ok_or_else(invalid)?);
+        }
         Ok(ApTx {
             config: config.clone(),
             qdisc,
-            mac_tx: MacTx::new(
-                bss.clone(),
-                links.to_vec(),
-                mac,
-                sched,
-                txqs,
-                txq_keys,
-                gate,
-                config.driver.max_subframes(),
-            ),
+            mac_tx,
             driver,
             limit_groups: policies
                 && config
@@ -177,7 +183,7 @@ impl ApTx {
     /// `now`. Packets dropped on the way (possibly this one) go to `out.dropped`.
     pub fn enqueue(
         &mut self,
-        packet: SimPacket,
+        mut packet: SimPacket,
         now: Instant,
         out: &mut TxOutput,
     ) -> Result<(), ApEnqueueError> {
@@ -190,6 +196,10 @@ impl ApTx {
                 },
                 packet,
             });
+        }
+        // Classified as `ieee80211_select_queue` does, before the qdisc.
+        if let Some(a) = &mut self.mac_tx.ledger.admission {
+            a.classify(&mut packet, now);
         }
         let ac = packet.tid.ac();
         let ApTx { qdisc, mac_tx, .. } = self;
@@ -391,6 +401,23 @@ impl ApTx {
         }
     }
 
+    /// Soft admission control's counters and parameters, when it is on.
+    pub fn admission_stats(&self) -> Option<(AdmissionStats, AdmissionParams)> {
+        let a = self.mac_tx.ledger.admission.as_ref()?;
+        Some((a.stats(), *a.params()))
+    }
+
+    /// What soft admission control did to a station's packets (whole run), when on.
+    pub fn admission_station(&self, station: StationId) -> Option<AdmissionCounters> {
+        Some(self.mac_tx.ledger.admission.as_ref()?.station(station))
+    }
+
+    /// What soft admission control did to scenario flow `flow`'s packets (whole run),
+    /// when on.
+    pub fn admission_flow(&self, flow: u32) -> Option<AdmissionCounters> {
+        Some(self.mac_tx.ledger.admission.as_ref()?.flow(flow))
+    }
+
     /// Checks the ledger against the queues themselves and the FQ structures' own
     /// accounting, panicking on the first mismatch. For tests: O(stations × TIDs) and
     /// more. `in_flight_mpdus` is the number of MPDUs in PPDUs the caller took with
@@ -442,6 +469,14 @@ impl ApTx {
         }
         if let Some(q) = &self.qdisc {
             q.assert_invariants();
+        }
+        if let Some(a) = &self.mac_tx.ledger.admission {
+            a.assert_invariants();
+            assert_eq!(
+                a.stats().backlog_packets,
+                total.qdisc_packets + total.mac_packets,
+                "admission backlog = packets above the driver"
+            );
         }
         let retries: usize = self.mac_tx.tid_tx.iter().map(|t| t.pending_len()).sum();
         let below = match &self.driver {

@@ -3,6 +3,7 @@
 //! Linux defaults they come from. Named combinations are in [`super::preset`].
 
 use super::error::ApConfigError;
+use airq::admission::AdmissionParams;
 use airq::airtime::{AirtimeParams, GroupMode};
 use airq::aql::AqlParams;
 use airq::codel::CodelParams;
@@ -290,6 +291,9 @@ pub struct ApConfig {
     pub airtime_groups: Vec<AirtimeGroup>,
     /// See [`DEFAULT_HOST_LATENCY`].
     pub host_latency: Duration,
+    /// Soft admission control of VO/VI (seed 000 §4.3, [`airq::admission`]), with
+    /// FQ-MAC only; `None` (the default, as Linux has none): off.
+    pub admission: Option<AdmissionParams>,
 }
 
 impl ApConfig {
@@ -381,6 +385,12 @@ impl ApConfig {
         }
         if self.host_latency == Duration::ZERO || self.host_latency > MAX_HOST_LATENCY {
             return Err(ApConfigError::HostLatencyOutOfRange(self.host_latency));
+        }
+        if let Some(p) = &self.admission {
+            p.validate().map_err(ApConfigError::Admission)?;
+            if !matches!(self.mac, MacConfig::FqMac(_)) {
+                return Err(ApConfigError::AdmissionWithoutFqMac);
+            }
         }
         Ok(())
     }

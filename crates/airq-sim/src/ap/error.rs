@@ -55,6 +55,10 @@ pub enum ApConfigError {
     TooManyStations(usize),
     /// The host latency is zero or longer than [`super::config::MAX_HOST_LATENCY`].
     HostLatencyOutOfRange(airq::Duration),
+    /// Soft admission control's parameters are out of range.
+    Admission(airq::admission::AdmissionParamsError),
+    /// Soft admission control without FQ-MAC, whose sojourn it measures.
+    AdmissionWithoutFqMac,
     /// A BSS parameter the transmit path cannot work with.
     Bss(&'static str),
     /// A station's link parameter the transmit path cannot work with.
@@ -118,6 +122,11 @@ impl fmt::Display for ApConfigError {
                 "host_latency must be above 0 and at most {} us, got {} us",
                 super::config::MAX_HOST_LATENCY.as_micros(),
                 d.as_nanos() as f64 / 1000.0
+            ),
+            ApConfigError::Admission(e) => write!(f, "{e}"),
+            ApConfigError::AdmissionWithoutFqMac => write!(
+                f,
+                "admission needs mac fq_mac: it measures the sojourn in FQ-MAC's queues"
             ),
             ApConfigError::Bss(reason) => write!(f, "BSS: {reason}"),
             ApConfigError::Link { station, reason } => write!(f, "{station}: {reason}"),

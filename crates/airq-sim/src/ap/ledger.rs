@@ -1,7 +1,10 @@
 //! The transmit path's ledger: every packet's moves between layers and its fate, counted
 //! per station and per AC in one place, so that "enqueued = delivered + dropped +
 //! queued" holds by construction and can be checked against the queues themselves.
+//! Soft admission control's per-flow backlog ([`SoftAdmission`]), when it is on, is
+//! kept here too: every drop above the driver passes through [`Ledger::drop`].
 
+use super::soft_admission::SoftAdmission;
 use super::stats::{LayerBacklog, StationTxStats};
 use crate::mac::txpath::{DropCause, TxOutput};
 use crate::net::packet::SimPacket;
@@ -22,6 +25,9 @@ pub(super) struct Ledger {
     pub(super) stations: Vec<StationTxStats>,
     pub(super) station_backlog: Vec<LayerBacklog>,
     pub(super) ac_backlog: [LayerBacklog; Ac::COUNT],
+    /// Soft admission control, when on: told of drops before the driver here, of
+    /// dequeues in `mac_tx::pull_from_mac`, of arrivals in `ApTx::enqueue`.
+    pub(super) admission: Option<SoftAdmission>,
 }
 
 impl Ledger {
@@ -30,6 +36,7 @@ impl Ledger {
             stations: vec![StationTxStats::default(); stations],
             station_backlog: vec![LayerBacklog::default(); stations],
             ac_backlog: [LayerBacklog::default(); Ac::COUNT],
+            admission: None,
         }
     }
 
@@ -100,6 +107,10 @@ impl Ledger {
         out: &mut TxOutput,
     ) {
         self.left(layer, &p);
+        if let (Some(a), Layer::Arrival | Layer::Qdisc | Layer::Mac) = (&mut self.admission, layer)
+        {
+            a.dropped(&p);
+        }
         self.stations[p.station.index()].drops.add(cause);
         out.dropped.push((p, cause));
     }

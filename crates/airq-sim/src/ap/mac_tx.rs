@@ -361,6 +361,9 @@ fn pull_from_mac(
     }
     let mut packet = mac.dequeue(key, now, |p, c| ledger.drop(Layer::Mac, p, c, out))?;
     ledger.left(Layer::Mac, &packet);
+    if let Some(a) = &mut ledger.admission {
+        a.dequeued(&packet, now);
+    }
     let us = gate.estimate_us(rate, packet.len_bytes, ac);
     packet.airtime_est_us = us;
     gate.charge(station, ac, us);

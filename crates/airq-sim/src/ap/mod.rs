@@ -48,6 +48,7 @@ mod mac_tx;
 pub mod pfifo_fast;
 pub mod preset;
 mod qdisc;
+mod soft_admission;
 mod softmac;
 pub mod stats;
 mod txq_key;
@@ -62,5 +63,6 @@ pub use config::{
 };
 pub use error::{ApConfigError, ApEnqueueError, UnknownStation};
 pub use preset::PRESET_NAMES;
+pub use soft_admission::AdmissionCounters;
 pub use stats::{ApBacklog, DropCounts, LayerBacklog, StationTxStats};
 pub use txq_key::TxqKey;

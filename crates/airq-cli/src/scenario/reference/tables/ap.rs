@@ -88,6 +88,7 @@ pub(super) fn ap() -> TableDoc {
             table_key("aql_limits", "{ threshold_us = 12000 }"),
             table_key("softmac", "{ max_subframes = 16 }"),
             table_key("firmware", "{ fetch_frames = 16 }"),
+            table_key("admission", "{ enabled = true }"),
             key(
                 "group",
                 Kind::Tables,

@@ -2,11 +2,13 @@
 //! scenario: the run, BSS and wired link (`run`), stations, traffic, and the AP with its
 //! groups and the variants (`ap`).
 
+mod admission;
 mod ap;
 mod run;
 mod station;
 mod traffic;
 
+use admission::admission;
 use ap::{airtime, ap, aql_limits, firmware, fq, group, softmac, variant};
 use run::{bss, top_level, wired};
 use station::station;
@@ -97,6 +99,7 @@ pub fn tables() -> Vec<TableDoc> {
         aql_limits(),
         softmac(),
         firmware(),
+        admission(),
         group(),
         variant(),
     ]
