@@ -2,7 +2,7 @@
 the test (``ray start --head``, joined by its address) and on a local Ray started by
 ``ray.init``, gives the local backend's tidy table byte for byte and the same runs.
 
-Skipped, saying why, when the ray package is absent, unless AIRQ_REQUIRE_RAY is set
+Skipped, saying why, when the ray package is absent, unless AIRQ_REQUIRE_PY_EXTRAS is set
 (CI sets it: there a missing ray fails).
 """
 
@@ -26,7 +26,7 @@ import airq
 os.environ.setdefault("RAY_AUTH_MODE", "token")
 os.environ.setdefault("RAY_AUTH_TOKEN", secrets.token_hex(32))
 
-if not os.environ.get("AIRQ_REQUIRE_RAY"):
+if not os.environ.get("AIRQ_REQUIRE_PY_EXTRAS"):
     ray = pytest.importorskip(
         "ray", reason="the ray package is absent (pip install 'ray==2.60.0'); "
         "Ray backend tests skipped")
