@@ -121,6 +121,17 @@ pub fn ap_data(ap: &ApConfig) -> Value {
         "host_latency_us".into(),
         (ap.host_latency.as_nanos() as f64 / 1e3).into(),
     );
+    // Only when on: results of runs without it stay as they were.
+    if let Some(p) = &ap.aggregation.sizing {
+        m.insert(
+            "aggregate_sizing".into(),
+            json!({
+                "enabled": true,
+                "round_airtime_us": p.round_airtime.as_micros(),
+                "min_airtime_us": p.min_airtime.as_micros(),
+            }),
+        );
+    }
     let weights: Vec<Value> = ap
         .airtime_weights
         .iter()

@@ -19,6 +19,7 @@
 //! - [`aql`]: Airtime Queue Limits, the kernel's and a self-tuning variant.
 //! - [`admission`]: soft admission control of VO/VI (seed netdev 2.2 §4.3): a flow that
 //!   builds a standing queue there is demoted to BE.
+//! - [`aggregate`]: aggregate-building rules beyond mac80211's (the seed's §4.1).
 //! - [`report`]: statistics as `iw` and mac80211 debugfs print them.
 //!
 //! Every public call states its contract — what the caller must guarantee — in its
@@ -44,6 +45,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod admission;
+pub mod aggregate;
 pub mod airtime;
 pub mod aql;
 pub mod codel;

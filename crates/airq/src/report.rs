@@ -9,6 +9,7 @@
 //! order); we print each under its own name.
 
 use crate::admission::{AdmissionParams, AdmissionStats};
+use crate::aggregate::AggregateSizingStats;
 use crate::airtime::StationAirtimeStats;
 use crate::aql::{Aql, AqlError};
 use crate::fq::{FqParams, FqStats, Quantum, TinStats};
@@ -56,6 +57,21 @@ impl fmt::Display for StationAqm<'_> {
             write_txq_counters(f, " ", s)?;
         }
         Ok(())
+    }
+}
+
+/// Dynamic aggregate sizing's counters ([`crate::aggregate::sizing`]; not in Linux), as
+/// `access name value` rows like the phy `aqm` file's, with the mean cap given.
+pub struct AggregateSizingReport<'a>(pub &'a AggregateSizingStats);
+
+impl fmt::Display for AggregateSizingReport<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.0;
+        writeln!(f, "access name value")?;
+        writeln!(f, "R aggregates_sized {}", s.aggregates)?;
+        writeln!(f, "R aggregates_capped {}", s.capped)?;
+        let mean_us = s.cap_sum_us.checked_div(s.aggregates).unwrap_or(0);
+        writeln!(f, "R mean_cap_us {mean_us}")
     }
 }
 
@@ -226,6 +242,21 @@ mod tests {
             },
             ..TinStats::default()
         }
+    }
+
+    #[test]
+    fn aggregate_sizing_rows() {
+        let stats = AggregateSizingStats {
+            aggregates: 4,
+            capped: 3,
+            cap_sum_us: 7000,
+        };
+        assert_eq!(
+            format!("{}", AggregateSizingReport(&stats)),
+            "access name value\nR aggregates_sized 4\nR aggregates_capped 3\nR mean_cap_us 1750\n"
+        );
+        let none = AggregateSizingStats::default();
+        assert!(format!("{}", AggregateSizingReport(&none)).ends_with("mean_cap_us 0\n"));
     }
 
     #[test]

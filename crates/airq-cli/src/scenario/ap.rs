@@ -73,6 +73,7 @@ impl ApSpec {
                 ));
             }
         }
+        super::aggregation::check(section, map)?;
         super::admission::check(section, map)?;
         let mut groups: Vec<AirtimeGroup> = Vec::new();
         for (i, g) in section.group.iter().enumerate() {
@@ -184,6 +185,7 @@ impl ApSpec {
             c.host_latency = units::from_us(us);
         }
         self.tune(&mut c);
+        super::aggregation::apply(s, &mut c);
         super::admission::apply(s, &mut c);
         c.airtime_weights = self.weights.clone();
         c.airtime_groups = self.groups.clone();

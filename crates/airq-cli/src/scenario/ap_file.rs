@@ -43,6 +43,8 @@ pub struct ApSection {
     pub softmac: Option<SoftmacSection>,
     /// Parameters of the firmware driver.
     pub firmware: Option<FirmwareSection>,
+    /// Dynamic aggregate sizing (seed §4.1), off by default.
+    pub aggregate_sizing: Option<AggregateSizingSection>,
     /// Soft admission control of VO/VI (seed §4.3), off by default.
     pub admission: Option<AdmissionSection>,
     /// Airtime groups stations join with their `group` key.
@@ -192,6 +194,20 @@ pub struct FirmwareSection {
     pub max_pending_frames: Option<u32>,
     /// Push-pull: frames the firmware asks for per TXQ in one fetch, at most.
     pub fetch_frames: Option<u32>,
+}
+
+/// `[ap.aggregate_sizing]`: dynamic aggregate sizing (seed netdev 2.2 §4.1): each
+/// aggregate's airtime is capped at `round_airtime_us / n` of `n` backlogged stations,
+/// never below `min_airtime_us` (`airq::aggregate::sizing`).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AggregateSizingSection {
+    /// On or off; must be given when a parameter is.
+    pub enabled: Option<bool>,
+    /// The airtime budget of one round of the backlogged stations, µs.
+    pub round_airtime_us: Option<u32>,
+    /// The least an aggregate is capped to, µs.
+    pub min_airtime_us: Option<u32>,
 }
 
 /// `[ap.admission]`: soft admission control (seed netdev 2.2 §4.3, `airq::admission`):

@@ -5,6 +5,10 @@
 /// `(name, text)` of every scenario in the repository's `scenarios/` folder.
 pub const BUNDLED: &[(&str, &str)] = &[
     (
+        "aggregate-sizing",
+        include_str!("../../../../scenarios/aggregate-sizing.toml"),
+    ),
+    (
         "aql-firmware",
         include_str!("../../../../scenarios/aql-firmware.toml"),
     ),

@@ -3,6 +3,7 @@
 //! file, line and key; nothing here panics on bad input.
 
 pub mod admission;
+pub mod aggregation;
 pub mod ap;
 pub mod ap_file;
 pub mod bundled;

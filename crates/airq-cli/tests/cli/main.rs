@@ -2,6 +2,7 @@
 //! files, determinism. Runs are short (1–2 simulated seconds) to keep this fast in debug.
 
 mod admission;
+mod aggregate_sizing;
 mod channel;
 mod errors;
 mod flent;

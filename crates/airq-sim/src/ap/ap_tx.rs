@@ -20,6 +20,7 @@ use crate::mac::link::{BssConfig, StationLink};
 use crate::mac::txpath::{DropCause, TxOutcome, TxOutput, TxPath};
 use crate::net::packet::SimPacket;
 use airq::admission::{AdmissionParams, AdmissionStats};
+use airq::aggregate::AggregateSizing;
 use airq::airtime::{AirtimeScheduler, GroupMode, SchedulingMode};
 use airq::aql::Aql;
 use airq::fq::FqStats;
@@ -163,6 +164,7 @@ impl ApTx {
             gate,
             config.driver.max_subframes(),
         );
+        mac_tx.sizing = config.aggregation.sizing.map(AggregateSizing::new);
         if let (Some(p), MacConfig::FqMac(_)) = (config.admission, &config.mac) {
             mac_tx.ledger.admission = Some(SoftAdmission::new(p, stations).ok_or_else(invalid)?);
         }

@@ -2,6 +2,7 @@
 //! path (qdisc, MAC queueing, scheduler, AQL, driver), each with its parameters and the
 //! Linux defaults they come from. Named combinations are in [`super::preset`].
 
+use super::aggregation::AggregationConfig;
 use super::error::ApConfigError;
 use airq::admission::AdmissionParams;
 use airq::airtime::{AirtimeParams, GroupMode};
@@ -291,6 +292,8 @@ pub struct ApConfig {
     pub airtime_groups: Vec<AirtimeGroup>,
     /// See [`DEFAULT_HOST_LATENCY`].
     pub host_latency: Duration,
+    /// Aggregate-building options of the seed's §4.1, all off by default.
+    pub aggregation: AggregationConfig,
     /// Soft admission control of VO/VI (seed 000 §4.3, [`airq::admission`]), with
     /// FQ-MAC only; `None` (the default, as Linux has none): off.
     pub admission: Option<AdmissionParams>,
@@ -386,6 +389,9 @@ impl ApConfig {
         if self.host_latency == Duration::ZERO || self.host_latency > MAX_HOST_LATENCY {
             return Err(ApConfigError::HostLatencyOutOfRange(self.host_latency));
         }
+        self.aggregation
+            .validate()
+            .map_err(ApConfigError::Aggregation)?;
         if let Some(p) = &self.admission {
             p.validate().map_err(ApConfigError::Admission)?;
             if !matches!(self.mac, MacConfig::FqMac(_)) {

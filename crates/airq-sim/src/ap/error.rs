@@ -55,6 +55,8 @@ pub enum ApConfigError {
     TooManyStations(usize),
     /// The host latency is zero or longer than [`super::config::MAX_HOST_LATENCY`].
     HostLatencyOutOfRange(airq::Duration),
+    /// An aggregate-building option's parameters are out of range.
+    Aggregation(super::aggregation::AggregationError),
     /// Soft admission control's parameters are out of range.
     Admission(airq::admission::AdmissionParamsError),
     /// Soft admission control without FQ-MAC, whose sojourn it measures.
@@ -123,6 +125,7 @@ impl fmt::Display for ApConfigError {
                 super::config::MAX_HOST_LATENCY.as_micros(),
                 d.as_nanos() as f64 / 1000.0
             ),
+            ApConfigError::Aggregation(e) => write!(f, "{e}"),
             ApConfigError::Admission(e) => write!(f, "{e}"),
             ApConfigError::AdmissionWithoutFqMac => write!(
                 f,

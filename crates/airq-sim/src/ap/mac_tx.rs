@@ -5,6 +5,7 @@
 //! is *how*: dequeue one packet past the AQL gate and charge it, fill an aggregate,
 //! take back a finished PPDU.
 
+use super::aggregation::sized_limits;
 use super::aql_gate::AqlGate;
 use super::ledger::{Layer, Ledger};
 use super::mac_layer::MacLayer;
@@ -15,6 +16,7 @@ use crate::mac::rate_control::{RateControl, TxRate};
 use crate::mac::tid_tx::{AggregateLimits, Completion, TidTx};
 use crate::mac::txpath::{DropCause, TxOutcome, TxOutput};
 use crate::net::packet::{NodeId, SimPacket};
+use airq::aggregate::AggregateSizing;
 use airq::airtime::{AirtimeScheduler, SchedulingMode, TxqId};
 use airq::phy::Rate;
 use airq::{Ac, Duration, Instant, StationId};
@@ -40,6 +42,8 @@ pub(super) struct MacTx {
     /// Per station: the rate of each PPDU to it (the link's fixed rate unless the
     /// simulation installs rate control, [`crate::mac::rate_control`]).
     pub(super) rate_control: Vec<RateControl>,
+    /// Dynamic aggregate sizing, if on ([`super::aggregation`]).
+    pub(super) sizing: Option<AggregateSizing>,
 }
 
 /// What a completion freed, for the driver model.
@@ -90,6 +94,7 @@ impl MacTx {
             limits,
             completion: Completion::default(),
             rate_control,
+            sizing: None,
         }
     }
 
@@ -190,7 +195,7 @@ impl MacTx {
         out: &mut TxOutput,
     ) -> Option<Ppdu> {
         let s = key.station();
-        let limits = self.limits[key.index()];
+        let limits = self.next_limits(key);
         let (tx, limits) = self.rate_for(key, &limits, now);
         let MacTx {
             bss,
@@ -221,7 +226,7 @@ impl MacTx {
         pull: impl FnMut() -> Option<SimPacket>,
     ) -> Option<Ppdu> {
         let s = key.station();
-        let limits = self.limits[key.index()];
+        let limits = self.next_limits(key);
         let (tx, limits) = self.rate_for(key, &limits, now);
         self.tid_tx[key.index()].build_ppdu_at(
             (NodeId::Ap, NodeId::Sta(s), key.tid()),
@@ -230,6 +235,22 @@ impl MacTx {
             &limits,
             pull,
         )
+    }
+
+    /// The limits of the station-TID's next PPDU: its own, with dynamic aggregate
+    /// sizing's cap when that is on.
+    fn next_limits(&mut self, key: TxqKey) -> AggregateLimits {
+        let limits = &self.limits[key.index()];
+        match &mut self.sizing {
+            None => *limits,
+            Some(sizing) => sized_limits(
+                sizing,
+                &self.ledger.station_backlog,
+                &self.bss,
+                &self.links[key.station().index()],
+                limits,
+            ),
+        }
     }
 
     /// The rate of the station-TID's next PPDU (its first MPDU's stage of the retry

@@ -34,6 +34,7 @@
 //! [`ApConfig`] chooses the layers ([`ApConfig::preset`] names the seeds' comparisons),
 //! [`ApTx`] is the state, [`stats`] the statistics.
 
+pub mod aggregation;
 mod ap_tx;
 mod aql_gate;
 pub mod config;

@@ -75,6 +75,7 @@ impl ApConfig {
             airtime_weights: Vec::new(),
             airtime_groups: Vec::new(),
             host_latency: DEFAULT_HOST_LATENCY,
+            aggregation: Default::default(),
             admission: None,
         })
     }

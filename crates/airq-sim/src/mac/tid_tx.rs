@@ -49,6 +49,25 @@ impl AggregateLimits {
             max_psdu_bytes: longest_within(link.max_ampdu_bytes, fits),
         }
     }
+
+    /// These limits with the duration bound lowered to `max_duration` (dynamic
+    /// aggregate sizing, [`airq::aggregate::sizing`]); unchanged unless it is lower.
+    pub fn capped(
+        &self,
+        bss: &BssConfig,
+        link: &StationLink,
+        max_duration: Duration,
+    ) -> AggregateLimits {
+        if max_duration >= self.max_duration {
+            return *self;
+        }
+        let fits = |bytes: u32| link.rate.ppdu_duration(bytes, bss.band) <= max_duration;
+        AggregateLimits {
+            max_duration,
+            max_psdu_bytes: longest_within(self.max_psdu_bytes, fits),
+            ..*self
+        }
+    }
 }
 
 impl AggregateLimits {

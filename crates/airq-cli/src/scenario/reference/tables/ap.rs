@@ -88,6 +88,7 @@ pub(super) fn ap() -> TableDoc {
             table_key("aql_limits", "{ threshold_us = 12000 }"),
             table_key("softmac", "{ max_subframes = 16 }"),
             table_key("firmware", "{ fetch_frames = 16 }"),
+            table_key("aggregate_sizing", "{ enabled = true }"),
             table_key("admission", "{ enabled = true }"),
             key(
                 "group",
@@ -328,6 +329,50 @@ pub(super) fn softmac() -> TableDoc {
                 "1 to 65535; half the BlockAck window at most takes effect",
                 "16",
                 "Subframes per A-MPDU, at most (ath9k ATH_AMPDU_SUBFRAME_DEFAULT).",
+            ),
+        ],
+    }
+}
+
+pub(super) fn aggregate_sizing() -> TableDoc {
+    let d = AggregateSizingParams::default();
+    TableDoc {
+        path: "ap.aggregate_sizing",
+        about: "Dynamic aggregate sizing (Ending the Anomaly, netdev 2.2 paper §4.1; not in \
+                Linux), in either driver: with n stations holding frames at the AP, each \
+                aggregate lasts at most round_airtime_us / n, never less than \
+                min_airtime_us (nor more than it could otherwise). Off by default.",
+        keys: vec![
+            key(
+                "enabled",
+                Kind::Boolean,
+                "",
+                "false",
+                "true, false; required when a parameter is given",
+                "true",
+                "Turns the rule on.",
+            ),
+            key(
+                "round_airtime_us",
+                Kind::Integer,
+                "µs",
+                d.round_airtime.as_micros().to_string(),
+                format!(
+                    "min_airtime_us to {}",
+                    AggregateSizingParams::MAX_ROUND_AIRTIME.as_micros()
+                ),
+                "8000",
+                "The airtime budget of one round of the backlogged stations: up to \
+                 round_airtime_us / 4000 stations keep 4 ms aggregates.",
+            ),
+            key(
+                "min_airtime_us",
+                Kind::Integer,
+                "µs",
+                d.min_airtime.as_micros().to_string(),
+                "1 or more",
+                "500",
+                "The floor of the cap (the seed's \"say, 1 ms\").",
             ),
         ],
     }

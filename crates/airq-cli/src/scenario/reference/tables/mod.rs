@@ -9,13 +9,14 @@ mod station;
 mod traffic;
 
 use admission::admission;
-use ap::{airtime, ap, aql_limits, firmware, fq, group, softmac, variant};
+use ap::{aggregate_sizing, airtime, ap, aql_limits, firmware, fq, group, softmac, variant};
 use run::{bss, top_level, wired};
 use station::station;
 use traffic::traffic;
 
 use super::{key, ms, number, tests_taking, KeyDoc, Kind, TableDoc};
 use crate::scenario::traffic::TESTS;
+use airq::aggregate::AggregateSizingParams;
 use airq::airtime::AirtimeParams;
 use airq::aql::AqlParams;
 use airq::fq::{FqParams, Quantum};
@@ -99,6 +100,7 @@ pub fn tables() -> Vec<TableDoc> {
         aql_limits(),
         softmac(),
         firmware(),
+        aggregate_sizing(),
         admission(),
         group(),
         variant(),

@@ -1,0 +1,121 @@
+//! The AP's aggregate-building options beyond ath9k's and mac80211's, from the seed's
+//! §4.1 (netdev 2.2 paper, "Further reducing latency"): each is off by default, so that
+//! a configuration without them runs exactly as Linux does.
+//!
+//! - Dynamic aggregate sizing ([`airq::aggregate::sizing`]): the airtime bound of each
+//!   aggregate follows the number of stations with data outstanding at the AP — frames
+//!   of theirs in the qdisc, the MAC layer or below it (retries, the hardware or
+//!   firmware queue, the PPDU on the air). It applies wherever the AP builds an
+//!   aggregate, in either driver model; it only lowers the duration bound of
+//!   [`AggregateLimits`] (the byte, subframe and BlockAck-window bounds stay).
+
+use super::stats::LayerBacklog;
+use crate::mac::link::{BssConfig, StationLink};
+use crate::mac::tid_tx::AggregateLimits;
+use airq::aggregate::{AggregateSizing, AggregateSizingError, AggregateSizingParams};
+
+/// Which of the options are on, with their parameters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AggregationConfig {
+    /// Dynamic aggregate sizing; `None` (the default): every aggregate may be as long
+    /// as the PHY, the driver's cap and the TXOP limit allow.
+    pub sizing: Option<AggregateSizingParams>,
+}
+
+impl AggregationConfig {
+    pub fn validate(&self) -> Result<(), AggregationError> {
+        if let Some(p) = &self.sizing {
+            p.validate().map_err(AggregationError::Sizing)?;
+        }
+        Ok(())
+    }
+}
+
+/// Why an [`AggregationConfig`] was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AggregationError {
+    Sizing(AggregateSizingError),
+}
+
+impl std::fmt::Display for AggregationError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AggregationError::Sizing(e) => write!(f, "aggregate_sizing: {e}"),
+        }
+    }
+}
+
+/// The limits of the next aggregate to `link`: `limits` with its duration bound lowered
+/// by the sizing rule, given every station's backlog. Non-aggregated PPDUs are left
+/// alone (one MPDU always goes).
+pub(super) fn sized_limits(
+    sizing: &mut AggregateSizing,
+    backlog: &[LayerBacklog],
+    bss: &BssConfig,
+    link: &StationLink,
+    limits: &AggregateLimits,
+) -> AggregateLimits {
+    if !limits.ampdu {
+        return *limits;
+    }
+    let backlogged = backlog.iter().filter(|b| b.packets() > 0).count();
+    let cap = sizing.aggregate_airtime(
+        u32::try_from(backlogged).unwrap_or(u32::MAX),
+        limits.max_duration,
+    );
+    limits.capped(bss, link, cap)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testbed::ht20;
+    use airq::phy::Band;
+    use airq::{Duration, Tid};
+
+    fn backlog(stations: usize) -> Vec<LayerBacklog> {
+        (0..stations)
+            .map(|_| LayerBacklog {
+                mac_packets: 10,
+                ..LayerBacklog::default()
+            })
+            .collect()
+    }
+
+    /// With the defaults (16 ms round, 1 ms floor), an HT MCS7 aggregate keeps its 4 ms
+    /// with four backlogged stations and is held to 1 ms with thirty; idle stations do
+    /// not count.
+    #[test]
+    fn the_duration_bound_follows_the_backlogged_stations() {
+        let bss = BssConfig::ofdm(Band::Ghz5);
+        let link = ht20(7);
+        let full = AggregateLimits::new(&bss, &link, Tid::new(0).unwrap());
+        let mut sizing = AggregateSizing::new(AggregateSizingParams::default());
+        let four = sized_limits(&mut sizing, &backlog(4), &bss, &link, &full);
+        assert_eq!(four, full);
+        let mut thirty = backlog(30);
+        thirty.extend((0..10).map(|_| LayerBacklog::default()));
+        let small = sized_limits(&mut sizing, &thirty, &bss, &link, &full);
+        assert_eq!(small.max_duration, Duration::from_millis(1));
+        assert!(small.max_psdu_bytes < full.max_psdu_bytes / 3);
+        assert!(link.rate.ppdu_duration(small.max_psdu_bytes, bss.band) <= small.max_duration);
+        let s = sizing.stats();
+        assert_eq!((s.aggregates, s.capped), (2, 1));
+    }
+
+    #[test]
+    fn invalid_parameters_are_refused() {
+        let c = AggregationConfig {
+            sizing: Some(AggregateSizingParams {
+                min_airtime: Duration::ZERO,
+                ..AggregateSizingParams::default()
+            }),
+        };
+        assert!(c
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("min_airtime"));
+        assert_eq!(AggregationConfig::default().validate(), Ok(()));
+    }
+}
