@@ -4,7 +4,8 @@
  * Three handles per radio, as a mac80211 driver has them:
  *   airq_fq    FQ-MAC queues: FQ-CoDel per tin (one tin per station and TID) over
  *              one shared pool of flow queues, with global limits.
- *   airq_sched the airtime fairness scheduler (DRR over stations in µs of airtime).
+ *   airq_sched the airtime fairness scheduler (DRR over stations in µs of airtime),
+ *              with groups of stations (airtime policies: weighted, nested, capped).
  *   airq_aql   Airtime Queue Limits: the airtime pending in the hardware, per station
  *              and AC, gating the scheduler (its optional `aql` argument).
  * The driver ties them: it keeps which tin holds each TXQ's packets.
@@ -48,6 +49,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+// The root of the group tree: the `parent` of a top-level group, the `group` of a
+// station in none.
+#define AIRQ_NO_GROUP UINT32_MAX
+
+// Group mode: work-conserving, its unused share goes to its siblings and it may use
+// theirs (hostapd `airtime_mode=2`).
+#define AIRQ_GROUP_SHARE 0
+
+// Group mode: capped at its nominal share of wall time even when the others are idle.
+#define AIRQ_GROUP_LIMIT 1
+
+// The deepest nesting of groups: a group inside at most 7 others (airq's
+// `MAX_GROUP_DEPTH`; a literal so that cbindgen writes it, a test holds it to airq's).
+#define AIRQ_MAX_GROUP_DEPTH 8
 
 // ECN field: Not ECN-Capable Transport (RFC 3168 §5).
 #define AIRQ_ECN_NOT_ECT 0
@@ -275,6 +291,32 @@ typedef struct airq_fq_stats {
   uint64_t max_flows;
 } airq_fq_stats;
 
+// A group's accounting. Arrays are indexed by AC (`AIRQ_AC_*`); in station-first mode a
+// group has one deficit for all ACs, shown in every entry.
+typedef struct airq_group_stats {
+  // The group it is in, or `AIRQ_NO_GROUP`.
+  uint32_t parent;
+  uint32_t weight_us;
+  // `AIRQ_GROUP_SHARE` or `AIRQ_GROUP_LIMIT`.
+  uint8_t mode;
+  // Stations and groups directly in it.
+  uint32_t members;
+  // Airtime charged to its deficit (its stations' and subgroups'), µs.
+  uint64_t airtime_us[4];
+  // The DRR deficit, µs.
+  int64_t deficit_us[4];
+  // Refills of the deficit by the weight so far.
+  uint64_t refills[4];
+  // Its share of the airtime when every station is busy, parts per million (the
+  // product, from the root down, of each level's weight over its members' summed
+  // weights). A `Limit` group is capped at it.
+  uint32_t nominal_share_ppm;
+  // Whether `limit_credit_us` holds: the group is `Limit`.
+  bool has_limit_credit;
+  // `Limit` groups: the wall-time credit, µs, negative while over the limit.
+  int64_t limit_credit_us;
+} airq_group_stats;
+
 // One TXQ of a station for the per-station printers: the caller's tin holding its
 // packets, and its TID.
 typedef struct airq_tin_tid {
@@ -353,6 +395,19 @@ typedef struct airq_station_airtime_stats {
 
 // An internal error: a panic was caught. The handle it happened on is poisoned.
 #define AIRQ_ERR_PANIC -11
+
+// The group does not exist (never added, or removed).
+#define AIRQ_ERR_UNKNOWN_GROUP -12
+
+// The group still has members (stations or groups), so it cannot be removed.
+#define AIRQ_ERR_GROUP_NOT_EMPTY -13
+
+// The change would put a group inside itself, or nest groups deeper than
+// `AIRQ_MAX_GROUP_DEPTH`.
+#define AIRQ_ERR_GROUP_NESTING -14
+
+// The scheduler holds as many TXQs as it can, or has created as many groups as it can.
+#define AIRQ_ERR_FULL -15
 
 #ifdef __cplusplus
 extern "C" {
@@ -490,6 +545,58 @@ airq_status airq_fq_get_tin_stats(const struct airq_fq *fq,
 // Stores the counters of the whole structure in `*stats`.
 airq_status airq_fq_get_stats(const struct airq_fq *fq, struct airq_fq_stats *stats);
 
+// Creates a group in `parent` (`AIRQ_NO_GROUP`: at the root, beside the stations in no
+// group) with a weight of 1-65535 µs per refill and a mode (`AIRQ_GROUP_*`); stores its
+// number in `*group`.
+airq_status airq_sched_add_group(struct airq_sched *sched,
+                                 uint32_t parent,
+                                 uint32_t weight_us,
+                                 uint8_t mode,
+                                 uint32_t *group);
+
+// Removes an empty group (`AIRQ_ERR_GROUP_NOT_EMPTY` while stations or groups are in
+// it). Its number is not reused.
+airq_status airq_sched_remove_group(struct airq_sched *sched, uint32_t group);
+
+// Sets a group's weight, 1-65535 µs: its share among its parent's members is
+// proportional to it.
+airq_status airq_sched_set_group_weight(struct airq_sched *sched,
+                                        uint32_t group,
+                                        uint32_t weight_us);
+
+// Sets a group's mode (`AIRQ_GROUP_*`); a group made `Limit` starts with a full bucket.
+airq_status airq_sched_set_group_mode(struct airq_sched *sched, uint32_t group, uint8_t mode);
+
+// Moves a group, with everything in it, into `parent` (`AIRQ_NO_GROUP`: the root):
+// `AIRQ_ERR_GROUP_NESTING` if `parent` is the group or inside it, or the tree would be
+// deeper than `AIRQ_MAX_GROUP_DEPTH`.
+airq_status airq_sched_set_group_parent(struct airq_sched *sched, uint32_t group, uint32_t parent);
+
+// Puts a station in a group, or (`AIRQ_NO_GROUP`) back at the root; its deficits and
+// scheduled TXQs go with it.
+airq_status airq_sched_set_station_group(struct airq_sched *sched,
+                                         uint32_t station,
+                                         uint32_t group);
+
+// Stores in `*group` the group a station is in (`AIRQ_NO_GROUP`: none).
+airq_status airq_sched_station_group(const struct airq_sched *sched,
+                                     uint32_t station,
+                                     uint32_t *group);
+
+// Stores a group's accounting in `*stats`.
+airq_status airq_sched_get_group_stats(const struct airq_sched *sched,
+                                       uint32_t group,
+                                       struct airq_group_stats *stats);
+
+// When the scheduler next needs attention although nothing was returned to it: stores
+// in `*at_ns` the earliest time after `now_ns` at which a `Limit` group with something
+// scheduled, over its limit, may be served again, and returns `AIRQ_OK`; `AIRQ_EMPTY`
+// if there is no such time. A driver whose `airq_sched_next_txq` found nothing may
+// leave the channel idle until then.
+airq_status airq_sched_next_timeout(const struct airq_sched *sched,
+                                    uint64_t now_ns,
+                                    uint64_t *at_ns);
+
 // The radio's debugfs `aqm`: the queues' counters and limits.
 airq_status airq_fq_print_aqm(const struct airq_fq *fq, char *buf, size_t buf_len, size_t *len);
 
@@ -557,6 +664,11 @@ airq_status airq_sched_add_txq(struct airq_sched *sched,
                                uint32_t station,
                                uint8_t tid,
                                uint32_t *txq);
+
+// Removes a TXQ (mac80211 frees a station's TXQs as it goes): it leaves the scheduling
+// lists, and its number is unknown afterwards until `airq_sched_add_txq` hands it out
+// again. Its packets are the caller's to purge from its tin first.
+airq_status airq_sched_remove_txq(struct airq_sched *sched, uint32_t txq);
 
 // Starts a scheduling round in `ac` (`ieee80211_txq_schedule_start`); with `aql`,
 // the round hands out nothing if the AC's pending airtime is over its limit.

@@ -7,10 +7,10 @@
 //!
 //! Three handles, one per component of a radio's transmit path, as a mac80211 driver
 //! has them: [`fq`] (the FQ-MAC queues, one tin per TXQ), [`sched`] (the airtime
-//! fairness scheduler over TXQs) and [`aql`] (Airtime Queue Limits, the scheduler's
-//! optional gate). The driver ties them together: it keeps which tin holds each TXQ's
-//! packets, as mac80211 keeps a `txq_info` with both. `examples/c/driver.c` is such a
-//! driver loop.
+//! fairness scheduler over TXQs, with [`group`]s of stations) and [`aql`] (Airtime
+//! Queue Limits, the scheduler's optional gate). The driver ties them together: it
+//! keeps which tin holds each TXQ's packets, as mac80211 keeps a `txq_info` with both.
+//! `examples/c/driver.c` is such a driver loop; `examples/c/groups.c` uses groups.
 //!
 //! The contract, the same for every function (and stated in the header):
 //!
@@ -43,6 +43,7 @@
 
 pub mod aql;
 pub mod fq;
+pub mod group;
 mod handle;
 pub mod packet;
 pub mod print;

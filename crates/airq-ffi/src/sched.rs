@@ -6,16 +6,17 @@
 //! The calls that decide take an optional `airq_aql` handle as the gate (null: no
 //! Airtime Queue Limits), as mac80211 consults AQL inside its scheduler. TXQs are
 //! numbered by the scheduler (`TxqId::index`); station ids are the caller's (dense, at
-//! most 65535, like association ids). Groups are not exposed in the C API yet.
+//! most 65535, like association ids). Groups of stations are in [`group`](crate::group).
 
 use crate::aql::{self, AirqAql, AqlState};
 use crate::handle::{self, Component, Guard, Handle, Kind};
 use crate::status::{
     entry, read_in, write_out, AirqStatus, Error, Result, AIRQ_EMPTY, AIRQ_ERR_DUPLICATE_STATION,
-    AIRQ_ERR_INVALID_ARGUMENT, AIRQ_ERR_UNKNOWN_STATION, AIRQ_ERR_UNKNOWN_TXQ, AIRQ_OK,
+    AIRQ_ERR_FULL, AIRQ_ERR_GROUP_NESTING, AIRQ_ERR_GROUP_NOT_EMPTY, AIRQ_ERR_INVALID_ARGUMENT,
+    AIRQ_ERR_UNKNOWN_GROUP, AIRQ_ERR_UNKNOWN_STATION, AIRQ_ERR_UNKNOWN_TXQ, AIRQ_OK,
 };
 use airq::airtime::{
-    AirtimeGate, AirtimeParams, AirtimeScheduler, NoAql, SchedError, SchedulingMode, TxqId,
+    AirtimeGate, AirtimeParams, AirtimeScheduler, GroupId, NoAql, SchedError, SchedulingMode, TxqId,
 };
 use airq::{Ac, Duration, Instant, StationId, Tid};
 
@@ -42,6 +43,8 @@ pub(crate) struct SchedState {
     pub(crate) sched: AirtimeScheduler,
     /// The live TXQ of each scheduler slot, by the caller's TXQ number.
     txqs: Vec<Option<TxqId>>,
+    /// The live groups, by their number (`GroupId::index`).
+    pub(crate) groups: Vec<Option<GroupId>>,
 }
 
 impl Component for SchedState {
@@ -75,6 +78,10 @@ pub(crate) fn sched_error(e: SchedError) -> Error {
         SchedError::UnknownStation(_) => AIRQ_ERR_UNKNOWN_STATION,
         SchedError::DuplicateStation(_) => AIRQ_ERR_DUPLICATE_STATION,
         SchedError::UnknownTxq(_) => AIRQ_ERR_UNKNOWN_TXQ,
+        SchedError::UnknownGroup(_) => AIRQ_ERR_UNKNOWN_GROUP,
+        SchedError::GroupNotEmpty(_) => AIRQ_ERR_GROUP_NOT_EMPTY,
+        SchedError::GroupCycle(_) | SchedError::GroupTooDeep(_) => AIRQ_ERR_GROUP_NESTING,
+        SchedError::TooManyTxqs | SchedError::TooManyGroups => AIRQ_ERR_FULL,
         _ => AIRQ_ERR_INVALID_ARGUMENT,
     };
     Error::new(status, e)
@@ -248,6 +255,7 @@ pub unsafe extern "C" fn airq_sched_new(
         let ptr = handle::create(SchedState {
             sched,
             txqs: Vec::new(),
+            groups: Vec::new(),
         });
         write_out(out, "out", ptr.cast())?;
         Ok(AIRQ_OK)
@@ -329,6 +337,20 @@ pub unsafe extern "C" fn airq_sched_add_txq(
         }
         s.txqs[index] = Some(id);
         write_out(txq, "txq", index as u32)?;
+        Ok(AIRQ_OK)
+    })
+}
+
+/// Removes a TXQ (mac80211 frees a station's TXQs as it goes): it leaves the scheduling
+/// lists, and its number is unknown afterwards until `airq_sched_add_txq` hands it out
+/// again. Its packets are the caller's to purge from its tin first.
+#[no_mangle]
+pub unsafe extern "C" fn airq_sched_remove_txq(sched: *mut AirqSched, txq: u32) -> AirqStatus {
+    entry(|| {
+        let mut s = handle::acquire(handle(sched))?;
+        let id = s.txq(txq)?;
+        s.sched.remove_txq(id).map_err(sched_error)?;
+        s.txqs[txq as usize] = None;
         Ok(AIRQ_OK)
     })
 }

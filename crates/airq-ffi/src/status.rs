@@ -44,9 +44,18 @@ pub const AIRQ_ERR_UNKNOWN_TXQ: AirqStatus = -9;
 pub const AIRQ_ERR_BUFFER_TOO_SMALL: AirqStatus = -10;
 /// An internal error: a panic was caught. The handle it happened on is poisoned.
 pub const AIRQ_ERR_PANIC: AirqStatus = -11;
+/// The group does not exist (never added, or removed).
+pub const AIRQ_ERR_UNKNOWN_GROUP: AirqStatus = -12;
+/// The group still has members (stations or groups), so it cannot be removed.
+pub const AIRQ_ERR_GROUP_NOT_EMPTY: AirqStatus = -13;
+/// The change would put a group inside itself, or nest groups deeper than
+/// `AIRQ_MAX_GROUP_DEPTH`.
+pub const AIRQ_ERR_GROUP_NESTING: AirqStatus = -14;
+/// The scheduler holds as many TXQs as it can, or has created as many groups as it can.
+pub const AIRQ_ERR_FULL: AirqStatus = -15;
 
 /// Each status with its name, for `airq_status_str`.
-const NAMES: [(AirqStatus, &CStr); 13] = [
+const NAMES: [(AirqStatus, &CStr); 17] = [
     (AIRQ_OK, c"ok"),
     (AIRQ_EMPTY, c"empty"),
     (AIRQ_ERR_NULL, c"null pointer"),
@@ -60,6 +69,10 @@ const NAMES: [(AirqStatus, &CStr); 13] = [
     (AIRQ_ERR_UNKNOWN_TXQ, c"unknown TXQ"),
     (AIRQ_ERR_BUFFER_TOO_SMALL, c"buffer too small"),
     (AIRQ_ERR_PANIC, c"internal error (panic)"),
+    (AIRQ_ERR_UNKNOWN_GROUP, c"unknown group"),
+    (AIRQ_ERR_GROUP_NOT_EMPTY, c"group not empty"),
+    (AIRQ_ERR_GROUP_NESTING, c"bad group nesting"),
+    (AIRQ_ERR_FULL, c"scheduler full"),
 ];
 
 /// An error on its way to the caller: the code and the message.

@@ -1,6 +1,7 @@
-//! `examples/c/driver.c` compiled with the system's C compiler (`$CC`, else `cc`)
-//! against the static library cargo built for this test, run, and its output checked;
-//! then run under valgrind and built with AddressSanitizer and UBSan, when those exist.
+//! `examples/c/driver.c` and `examples/c/groups.c` compiled with the system's C compiler
+//! (`$CC`, else `cc`) against the static library cargo built for this test, run, and
+//! their output checked; then run under valgrind and built with AddressSanitizer and
+//! UBSan, when those exist.
 //! Without a C compiler (or valgrind, or the sanitizers' runtimes) each part is skipped
 //! with a message, unless `AIRQ_REQUIRE_C_TOOLS` is set, as CI sets it.
 
@@ -50,9 +51,9 @@ fn static_lib() -> PathBuf {
     lib.expect("checked").clone()
 }
 
-/// Compiles the example with `extra` flags into `name`; `None` if the compiler refused
-/// the flags (a missing sanitizer runtime), with its message.
-fn compile(name: &str, extra: &[&str]) -> Result<PathBuf, String> {
+/// Compiles `examples/c/<source>` with `extra` flags into `name`; `None` if the
+/// compiler refused the flags (a missing sanitizer runtime), with its message.
+fn compile(source: &str, name: &str, extra: &[&str]) -> Result<PathBuf, String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
     let output = Command::new(compiler())
@@ -60,7 +61,7 @@ fn compile(name: &str, extra: &[&str]) -> Result<PathBuf, String> {
         .args(extra)
         .arg("-I")
         .arg(root.join("include"))
-        .arg(root.join("../../examples/c/driver.c"))
+        .arg(root.join("../../examples/c").join(source))
         .arg(static_lib())
         .args(["-lpthread", "-ldl", "-lm", "-o"])
         .arg(&out)
@@ -140,13 +141,87 @@ fn check_output(out: &str) {
 
 #[test]
 fn c_example_runs_clean_plain_under_valgrind_and_with_sanitizers() {
+    runs_clean("driver.c", "driver", check_output);
+}
+
+/// What `groups.c` must print: the guest network's shares, every error code with its
+/// message, the teardown.
+fn check_groups(out: &str) {
+    let shares = |prefix: &str| -> Vec<f64> {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no {prefix:?} in:\n{out}"));
+        // The shares: the words with a decimal point.
+        line.split(' ')
+            .filter(|w| w.contains('.'))
+            .map(|w| w.trim_end_matches(',').parse::<f64>().unwrap())
+            .collect()
+    };
+    let near = |what: &str, got: f64, want: f64| {
+        assert!(
+            (got - want).abs() <= 0.02,
+            "{what}: {got}, not {want}:\n{out}"
+        );
+    };
+    // Groups of equal weight, busy: half each; the guests a quarter each.
+    let busy = shares("all busy:");
+    assert_eq!(busy.len(), 4, "{out}");
+    for (what, got, want) in [
+        ("guest group", busy[0], 0.5),
+        ("guest 1", busy[1], 0.25),
+        ("guest 2", busy[2], 0.25),
+        ("home", busy[3], 0.5),
+    ] {
+        near(what, got, want);
+    }
+    // Alone and limited: half of wall time, a quarter each; sharing: all of it.
+    let limited = shares("home idle, guest limited:");
+    assert_eq!(limited.len(), 3, "{out}");
+    near("limited guest group", limited[0], 0.5);
+    near("limited guest 1", limited[1], 0.25);
+    near("limited guest 2", limited[2], 0.25);
+    near(
+        "sharing guest group",
+        shares("home idle, guest sharing:")[0],
+        1.0,
+    );
+    for expected in [
+        "guest group 0: station 2 in group 0, 2 members, weight 256 us, mode limit, nominal share 500000 ppm",
+        "next timeout with no limited group: empty\n",
+        "remove a group with stations: group not empty: group 0 still has",
+        "group inside itself: bad group nesting: group 0 cannot be nested in itself",
+        "guest inside home inside guest: bad group nesting:",
+        "unknown group: unknown group: group 99 does not exist",
+        "weight 0: invalid argument: airtime weight must be between 1 and 65535 us, got 0",
+        "mode 7: invalid argument: mode must be AIRQ_GROUP_SHARE (0) or AIRQ_GROUP_LIMIT (1), got 7",
+        "null out-pointer: null pointer: group is null",
+        "station 9 into a group: unknown station: station 9 is not registered",
+        "guest weight 768 us: nominal share 750000 ppm",
+        "return a removed TXQ: unknown TXQ: TXQ 2 does not exist",
+        "remove it twice: unknown TXQ: TXQ 2 does not exist",
+        "a removed group's stats: unknown group: group 0 does not exist",
+        "groups removed, scheduler freed",
+    ] {
+        assert!(out.contains(expected), "no {expected:?} in:\n{out}");
+    }
+}
+
+#[test]
+fn c_groups_example_runs_clean_plain_under_valgrind_and_with_sanitizers() {
+    runs_clean("groups.c", "groups", check_groups);
+}
+
+/// Compiles `source`, runs it plain, under valgrind and with the sanitizers, and checks
+/// each run's output with `check`.
+fn runs_clean(source: &str, name: &str, check: fn(&str)) {
     if !runs(&compiler()) {
         tool_missing(&format!("no C compiler ({} --version failed)", compiler()));
         return;
     }
-    let driver = compile("driver", &[]).unwrap_or_else(|e| panic!("driver.c: {e}"));
-    let out = assert_ran("driver", &Command::new(&driver).output().unwrap());
-    check_output(&out);
+    let program = compile(source, name, &[]).unwrap_or_else(|e| panic!("{source}: {e}"));
+    let out = assert_ran(name, &Command::new(&program).output().unwrap());
+    check(&out);
 
     if runs("valgrind") {
         let output = Command::new("valgrind")
@@ -156,10 +231,10 @@ fn c_example_runs_clean_plain_under_valgrind_and_with_sanitizers() {
                 "--leak-check=full",
                 "--errors-for-leak-kinds=definite,indirect,possible",
             ])
-            .arg(&driver)
+            .arg(&program)
             .output()
             .unwrap();
-        check_output(&assert_ran("driver under valgrind", &output));
+        check(&assert_ran(&format!("{name} under valgrind"), &output));
     } else {
         tool_missing("no valgrind");
     }
@@ -169,14 +244,14 @@ fn c_example_runs_clean_plain_under_valgrind_and_with_sanitizers() {
         "-fno-sanitize-recover=undefined",
         "-fno-omit-frame-pointer",
     ];
-    match compile("driver-asan", &sanitizers) {
+    match compile(source, &format!("{name}-asan"), &sanitizers) {
         Ok(asan) => {
             let output = Command::new(&asan)
                 .env("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=0")
                 .env("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
                 .output()
                 .unwrap();
-            check_output(&assert_ran("driver with ASan and UBSan", &output));
+            check(&assert_ran(&format!("{name} with ASan and UBSan"), &output));
         }
         Err(e) => {
             tool_missing(&format!("the compiler cannot build with sanitizers: {e}"));
