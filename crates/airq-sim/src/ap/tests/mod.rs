@@ -15,6 +15,7 @@ use airq::phy::{Band, ChannelWidth, GuardInterval, Rate};
 use airq::{Ac, Duration, Ecn, Instant, StationId, Tid};
 use proptest::prelude::*;
 
+mod admission;
 mod conservation;
 mod errors;
 mod firmware;
