@@ -9,12 +9,28 @@ pub const BUNDLED: &[(&str, &str)] = &[
         include_str!("../../../../scenarios/aggregate-sizing.toml"),
     ),
     (
+        "airtime-weights",
+        include_str!("../../../../scenarios/airtime-weights.toml"),
+    ),
+    (
         "aql-firmware",
         include_str!("../../../../scenarios/aql-firmware.toml"),
     ),
     (
         "ending-the-anomaly",
         include_str!("../../../../scenarios/ending-the-anomaly.toml"),
+    ),
+    (
+        "guest-limit",
+        include_str!("../../../../scenarios/guest-limit.toml"),
+    ),
+    (
+        "near-far",
+        include_str!("../../../../scenarios/near-far.toml"),
+    ),
+    (
+        "rate-vs-range",
+        include_str!("../../../../scenarios/rate-vs-range.toml"),
     ),
     (
         "soft-admission",

@@ -153,3 +153,21 @@ fn a_bad_request_is_refused_before_anything_runs() {
         .stderr(predicates::str::contains("01-x.toml"))
         .stderr(predicates::str::contains("speed"));
 }
+
+#[test]
+fn airtime_policies_and_the_near_far_demo() {
+    let (dir, list) = quick("8,16");
+    let e8 = experiment(&list, 8);
+    assert!(holds(e8, "Equal group weights"));
+    assert!(holds(e8, "The slow station's group at weight 2"));
+    assert!(holds(e8, "Home busy: the guest network gets half"));
+    // An experiment of two parts writes each part's runs in its own folder.
+    assert!(dir.path().join("08-airtime-policies-weights").is_dir());
+    assert!(dir.path().join("08-airtime-policies-guest").is_dir());
+    let e16 = experiment(&list, 16);
+    assert!(e16["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|c| c["holds"] == true));
+}

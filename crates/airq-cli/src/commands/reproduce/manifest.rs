@@ -114,8 +114,9 @@ pub struct Experiment {
     pub title: String,
     /// The seed passage it reproduces.
     pub reproduces: String,
-    /// The scenario file, relative to the experiment file's folder.
-    pub scenario: PathBuf,
+    /// The scenario file, relative to the experiment file's folder (an experiment of one
+    /// part; else `[[part]]`).
+    pub scenario: Option<PathBuf>,
     /// AP presets to run, as `compare --configs`.
     #[serde(default)]
     pub configs: Vec<String>,
@@ -126,6 +127,9 @@ pub struct Experiment {
     /// Overrides of the scenario, as `--set`.
     #[serde(default)]
     pub set: Vec<String>,
+    /// Several comparisons, each of its own scenario (metrics then start `PART:`).
+    #[serde(default)]
+    pub part: Vec<Part>,
     /// The full run.
     pub full: Length,
     /// The `--quick` run (CI).
@@ -146,6 +150,42 @@ pub struct Experiment {
     /// More of our figures to show in the section's table.
     #[serde(default)]
     pub show: Vec<String>,
+}
+
+/// One comparison of an experiment.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Part {
+    /// Its name (metrics start `NAME:`); empty for the one part of an experiment
+    /// written without `[[part]]`.
+    pub name: String,
+    /// The scenario file, relative to the experiment file's folder.
+    pub scenario: PathBuf,
+    /// AP presets, as `compare --configs`.
+    #[serde(default)]
+    pub configs: Vec<String>,
+    /// Variants, as `compare --variant`.
+    #[serde(default)]
+    pub variants: Vec<String>,
+    /// Overrides, as `--set`.
+    #[serde(default)]
+    pub set: Vec<String>,
+}
+
+impl Experiment {
+    /// Its comparisons: the `[[part]]`s, or the one the top-level keys describe.
+    pub fn parts(&self) -> Vec<Part> {
+        match &self.scenario {
+            Some(scenario) => vec![Part {
+                name: String::new(),
+                scenario: scenario.clone(),
+                configs: self.configs.clone(),
+                variants: self.variants.clone(),
+                set: self.set.clone(),
+            }],
+            None => self.part.clone(),
+        }
+    }
 }
 
 fn default_tolerance() -> f64 {
@@ -237,15 +277,16 @@ pub struct Beside {
     pub ours: String,
 }
 
-/// An experiment file as loaded: where it came from, and the scenario's path resolved.
+/// An experiment file as loaded: where it came from, and its parts' scenario paths
+/// resolved.
 #[derive(Clone, Debug)]
 pub struct Loaded {
     /// The experiment file.
     pub file: PathBuf,
     /// Its contents.
     pub experiment: Experiment,
-    /// The scenario file's path.
-    pub scenario: PathBuf,
+    /// Its parts, each with its scenario file's path.
+    pub parts: Vec<(Part, PathBuf)>,
 }
 
 impl Loaded {
@@ -310,14 +351,19 @@ pub fn load_experiments(dir: &Path, figures: &SeedFigures) -> Result<Vec<Loaded>
                 other.file.display()
             )));
         }
-        let scenario = file
-            .parent()
-            .unwrap_or(Path::new("."))
-            .join(&experiment.scenario);
+        let folder = file.parent().unwrap_or(Path::new(".")).to_path_buf();
+        let parts = experiment
+            .parts()
+            .into_iter()
+            .map(|p| {
+                let path = folder.join(&p.scenario);
+                (p, path)
+            })
+            .collect();
         loaded.push(Loaded {
             file,
             experiment,
-            scenario,
+            parts,
         });
     }
     loaded.sort_by_key(|l| l.experiment.experiment);
@@ -348,8 +394,36 @@ fn check_experiment(e: &Experiment, figures: &SeedFigures) -> Result<(), String>
     if !(e.magnitude_tolerance.is_finite() && e.magnitude_tolerance > 0.0) {
         return Err("magnitude_tolerance: must be positive".to_string());
     }
-    if e.configs.is_empty() && e.variants.is_empty() {
-        return Err("name the configs or variants to run".to_string());
+    match (&e.scenario, e.part.is_empty()) {
+        (Some(_), false) => {
+            return Err("a scenario and [[part]]s: name the scenario in each part".to_string())
+        }
+        (None, true) => return Err("name the scenario (or [[part]]s)".to_string()),
+        (None, false) if !(e.configs.is_empty() && e.variants.is_empty() && e.set.is_empty()) => {
+            return Err("with [[part]]s, configs, variants and set belong in each part".to_string())
+        }
+        _ => {}
+    }
+    for (i, p) in e.parts().iter().enumerate() {
+        if p.configs.is_empty() && p.variants.is_empty() {
+            return Err("name the configs or variants to run".to_string());
+        }
+        if e.scenario.is_none() {
+            let ok = !p.name.is_empty()
+                && p.name.len() <= 32
+                && p.name
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+            if !ok {
+                return Err(format!(
+                    "part `{}`: a name of 1-32 lower-case letters, digits and _",
+                    p.name
+                ));
+            }
+            if e.part[..i].iter().any(|q| q.name == p.name) {
+                return Err(format!("part `{}` twice", p.name));
+            }
+        }
     }
     for b in &e.beside {
         let figure = figures.figure.iter().find(|f| f.id == b.seed);

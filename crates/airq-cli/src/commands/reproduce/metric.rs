@@ -1,6 +1,6 @@
-//! Our figures as the experiment files name them: `VARIANT.STATION.METRIC`, the variant
-//! by the name it runs under, the station by its name (or `total`), and one of
-//! [`METRICS`]. Each is the mean over the experiment's seeds with its 95% confidence
+//! Our figures as the experiment files name them: `VARIANT.STATION.METRIC` (or
+//! `PART:VARIANT.STATION.METRIC` in an experiment of several parts), the variant by the
+//! name it runs under, the station by its name (or `total`), and one of [`METRICS`]. Each is the mean over the experiment's seeds with its 95% confidence
 //! interval; a ping percentile that falls among lost pings counts as infinite (flent's
 //! convention), and the figure says in how many seeds that happened.
 
@@ -10,9 +10,13 @@ use crate::results::ResultsFile;
 use airq_sim::metrics::distribution::LossyPercentile;
 
 /// The metrics a path may end in, with what they mean.
-pub const METRICS: [(&str, &str); 12] = [
+pub const METRICS: [(&str, &str); 13] = [
     ("goodput_mbps", "goodput, Mbit/s (of a station, or `total`)"),
     ("airtime_percent", "share of the stations' airtime, %"),
+    (
+        "airtime_wall_percent",
+        "airtime used with the station, % of the measured time (both directions)",
+    ),
     (
         "airtime_jain",
         "Jain's index of the airtime shares (`total` only)",
@@ -47,6 +51,8 @@ const TOTAL_ONLY: [&str; 3] = [
 /// A parsed metric path.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Metric {
+    /// The part's name; empty when the path names none.
+    pub part: String,
     /// The variant's name.
     pub variant: String,
     /// A station's name, or `total`.
@@ -58,7 +64,11 @@ pub struct Metric {
 impl Metric {
     /// `VARIANT.STATION.METRIC` (the variant's name may hold dots).
     pub fn parse(path: &str) -> Result<Metric, String> {
-        let mut parts = path.rsplitn(3, '.');
+        let (part, rest) = match path.split_once(':') {
+            Some((part, rest)) => (part, rest),
+            None => ("", path),
+        };
+        let mut parts = rest.rsplitn(3, '.');
         let (metric, station, variant) = match (parts.next(), parts.next(), parts.next()) {
             (Some(m), Some(s), Some(v)) if !v.is_empty() && !s.is_empty() => (m, s, v),
             _ => return Err(format!("`{path}`: a metric is VARIANT.STATION.METRIC")),
@@ -74,6 +84,7 @@ impl Metric {
             return Err(format!("`{path}`: {metric} is of `total`"));
         }
         Ok(Metric {
+            part: part.to_string(),
             variant: variant.to_string(),
             station: station.to_string(),
             metric: metric.to_string(),
@@ -136,20 +147,49 @@ impl Value {
     }
 }
 
-/// The runs of one experiment: `runs[seed * variants + v]` is variant `v`'s run.
-pub struct Runs<'a> {
+/// The runs of one part of an experiment: `runs[seed * variants + v]` is variant `v`'s
+/// run.
+pub struct PartRuns<'a> {
+    /// The part's name (empty for an experiment of one part).
+    pub name: &'a str,
     /// Every run, seed-major.
     pub runs: &'a [ResultsFile],
     /// The variants' names, in their order.
     pub variants: &'a [String],
 }
 
+/// The runs of every part of one experiment.
+pub struct Runs<'a> {
+    /// The parts, in the experiment file's order.
+    pub parts: Vec<PartRuns<'a>>,
+}
+
 impl Runs<'_> {
     /// The metric at `path` over the seeds; an error names what the path asks for that
-    /// the runs do not have (a variant, a station, a VoIP or web flow).
+    /// the runs do not have (a part, a variant, a station, a VoIP or web flow).
     pub fn value(&self, path: &str) -> Result<Value, String> {
         let m = Metric::parse(path)?;
-        let v = self
+        let names = || {
+            self.parts
+                .iter()
+                .map(|p| p.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let part = match (m.part.as_str(), self.parts.as_slice()) {
+            ("", [only]) => only,
+            ("", _) => {
+                return Err(format!(
+                    "`{path}`: name the part, PART:... (parts: {})",
+                    names()
+                ))
+            }
+            (name, parts) => parts
+                .iter()
+                .find(|p| p.name == name)
+                .ok_or_else(|| format!("`{path}`: no part `{name}` (parts: {})", names()))?,
+        };
+        let v = part
             .variants
             .iter()
             .position(|name| *name == m.variant)
@@ -157,14 +197,14 @@ impl Runs<'_> {
                 format!(
                     "`{path}`: no variant `{}` (the experiment runs {})",
                     m.variant,
-                    self.variants.join(", ")
+                    part.variants.join(", ")
                 )
             })?;
-        let per_seed: Vec<f64> = self
+        let per_seed: Vec<f64> = part
             .runs
             .iter()
             .skip(v)
-            .step_by(self.variants.len())
+            .step_by(part.variants.len())
             .map(|r| of_run(r, &m).map_err(|why| format!("`{path}`: {why}")))
             .collect::<Result<_, _>>()?;
         let finite: Vec<f64> = per_seed.iter().copied().filter(|x| x.is_finite()).collect();
@@ -220,6 +260,13 @@ fn of_run(r: &ResultsFile, m: &Metric) -> Result<f64, String> {
     match m.metric.as_str() {
         "goodput_mbps" => Ok(station.goodput_mbps),
         "airtime_percent" => Ok(100.0 * station.airtime_share),
+        "airtime_wall_percent" => {
+            let measured = r.metadata.duration_s - r.metadata.omit_s;
+            if measured <= 0.0 {
+                return Err("no measured time".to_string());
+            }
+            Ok(100.0 * (station.airtime_down_s + station.airtime_up_s) / measured)
+        }
         "ping_p50_ms" => Ok(lossy(ping()?.p50)),
         "ping_p90_ms" => Ok(lossy(ping()?.p90)),
         "ping_p99_ms" => Ok(lossy(ping()?.p99)),
@@ -297,6 +344,13 @@ mod tests {
             (m.station.as_str(), m.metric.as_str()),
             ("slow", "ping_p50_ms")
         );
+    }
+
+    #[test]
+    fn a_path_may_name_its_part() {
+        let m = Metric::parse("busy:limit.guest1.airtime_percent").unwrap();
+        assert_eq!((m.part.as_str(), m.variant.as_str()), ("busy", "limit"));
+        assert_eq!(Metric::parse("limit.guest1.goodput_mbps").unwrap().part, "");
     }
 
     #[test]

@@ -88,13 +88,26 @@ struct ReportJson<'a> {
     experiments: &'a [Outcome],
 }
 
-/// An experiment ready to run: its file, its runs, and where they go.
+/// An experiment ready to run: its file and its parts.
 struct Prepared {
     loaded: Loaded,
+    parts: Vec<PreparedPart>,
+}
+
+/// One part of an experiment ready to run: its runs, and where they go.
+struct PreparedPart {
+    name: String,
     specs: Vec<RunSpec>,
     variants: Vec<String>,
     args: RunArgs,
     command: String,
+}
+
+/// A comparison made, kept for experiments that make the same one.
+struct Made {
+    command: String,
+    runs: Vec<ResultsFile>,
+    plots: Vec<PathBuf>,
 }
 
 /// `airq reproduce [--quick] [--only N,...] [-o DIR] [--experiments DIR]`.
@@ -135,16 +148,22 @@ pub fn reproduce(opts: &Options, verbosity: Verbosity) -> Result<(), CliError> {
         .into_iter()
         .map(|l| prepare(l, opts))
         .collect::<Result<_, _>>()?;
-    for (i, p) in prepared.iter().enumerate() {
-        // An experiment whose runs an earlier one makes writes nothing of its own.
-        if !prepared[..i].iter().any(|q| q.command == p.command) {
-            check_outputs(&p.specs, &p.args)?;
+    let mut seen: Vec<&str> = Vec::new();
+    for part in prepared.iter().flat_map(|p| &p.parts) {
+        // A comparison an earlier part makes writes nothing of its own.
+        if !seen.contains(&part.command.as_str()) {
+            check_outputs(&part.specs, &part.args)?;
+            seen.push(&part.command);
         }
     }
     let jobs = opts.jobs.unwrap_or_else(default_jobs);
+    let quiet = match verbosity {
+        Verbosity::Verbose => Verbosity::Verbose,
+        _ => Verbosity::Quiet,
+    };
     let mut outcomes = Vec::new();
     let mut blocks = Vec::new();
-    let mut done: Vec<(String, Vec<ResultsFile>, Vec<PathBuf>)> = Vec::new();
+    let mut made: Vec<Made> = Vec::new();
     for p in &prepared {
         if verbosity != Verbosity::Quiet {
             eprintln!(
@@ -152,32 +171,27 @@ pub fn reproduce(opts: &Options, verbosity: Verbosity) -> Result<(), CliError> {
                 p.loaded.experiment.experiment, p.loaded.experiment.title
             );
         }
-        let quiet = match verbosity {
-            Verbosity::Verbose => Verbosity::Verbose,
-            _ => Verbosity::Quiet,
-        };
-        // Experiments that make the same runs (the same command) share them.
-        let made = match done.iter().position(|(command, ..)| *command == p.command) {
-            Some(i) => i,
-            None => {
-                let runs = run_and_write(&p.specs, jobs, &p.args, quiet)?;
-                let n = p.variants.len();
-                let first = &runs[..n];
-                let paths: Vec<PathBuf> = first.iter().map(|r| results_path(r, &p.args)).collect();
-                let mut plots = write_standard_plots(first, &paths, &p.args.output)?;
-                if runs.len() > n {
-                    plots.push(write_repetitions_plot(&runs, n, &p.args.output)?);
+        let mut indices = Vec::new();
+        for part in &p.parts {
+            let i = match made.iter().position(|m| m.command == part.command) {
+                Some(i) => i,
+                None => {
+                    made.push(make(part, jobs, quiet)?);
+                    made.len() - 1
                 }
-                done.push((p.command.clone(), runs, plots));
-                done.len() - 1
-            }
-        };
-        let (_, runs, plots) = &done[made];
-        let evaluated = section::evaluate(p, runs, &figures)?;
+            };
+            indices.push(i);
+        }
+        let runs: Vec<&[ResultsFile]> = indices.iter().map(|&i| made[i].runs.as_slice()).collect();
+        let plots: Vec<PathBuf> = indices
+            .iter()
+            .flat_map(|&i| made[i].plots.clone())
+            .collect();
+        let evaluated = section::evaluate(p, &runs, &figures)?;
         blocks.extend(section::blocks(
             p,
             &evaluated,
-            plots,
+            &plots,
             &opts.output,
             &figures,
         ));
@@ -191,32 +205,63 @@ pub fn reproduce(opts: &Options, verbosity: Verbosity) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Loads `l`'s scenario with its overrides and the run length, and resolves its variants.
+/// Makes the runs of `part`, writes their results files and draws their plots.
+fn make(part: &PreparedPart, jobs: usize, verbosity: Verbosity) -> Result<Made, CliError> {
+    let runs = run_and_write(&part.specs, jobs, &part.args, verbosity)?;
+    let n = part.variants.len();
+    let first = &runs[..n];
+    let paths: Vec<PathBuf> = first.iter().map(|r| results_path(r, &part.args)).collect();
+    let mut plots = write_standard_plots(first, &paths, &part.args.output)?;
+    if runs.len() > n {
+        plots.push(write_repetitions_plot(&runs, n, &part.args.output)?);
+    }
+    Ok(Made {
+        command: part.command.clone(),
+        runs,
+        plots,
+    })
+}
+
+/// Loads each part's scenario with its overrides and the run length, resolves its
+/// variants, and checks the experiment's metric paths.
 fn prepare(loaded: Loaded, opts: &Options) -> Result<Prepared, CliError> {
     let e = &loaded.experiment;
     let length = if opts.quick { e.quick } else { e.full };
     let context = |err: CliError| err.context(loaded.file.display());
-    let scenario_path = normalise(&loaded.scenario);
-    let args = RunArgs {
-        scenario: scenario_path.clone(),
-        seed: None,
-        seeds: Some(length.seeds),
-        duration: Some(length.duration),
-        omit: Some(length.omit),
-        set: e.set.clone(),
-        driver: None,
-        output: opts.output.join(loaded.slug()),
-        force: opts.force,
-        json: None,
-        csv: None,
-        flent: false,
-    };
-    let scenario = crate::scenario::load(&args.scenario, &args.overrides()).map_err(context)?;
-    let configs = (!e.configs.is_empty()).then_some(e.configs.as_slice());
-    let variants = super::run::compared(&scenario, configs, &e.variants).map_err(context)?;
-    let names: Vec<String> = variants.iter().map(|v| v.name.clone()).collect();
-    let specs = super::run::seeded(&args.scenario, &args.overrides(), args.seeds, &variants)
-        .map_err(context)?;
+    let mut parts = Vec::new();
+    for (part, scenario) in &loaded.parts {
+        let scenario_path = normalise(scenario);
+        let folder = match part.name.as_str() {
+            "" => loaded.slug(),
+            name => format!("{}-{name}", loaded.slug()),
+        };
+        let args = RunArgs {
+            scenario: scenario_path.clone(),
+            seed: None,
+            seeds: Some(length.seeds),
+            duration: Some(length.duration),
+            omit: Some(length.omit),
+            set: part.set.clone(),
+            driver: None,
+            output: opts.output.join(folder),
+            force: opts.force,
+            json: None,
+            csv: None,
+            flent: false,
+        };
+        let scenario = crate::scenario::load(&args.scenario, &args.overrides()).map_err(context)?;
+        let configs = (!part.configs.is_empty()).then_some(part.configs.as_slice());
+        let variants = super::run::compared(&scenario, configs, &part.variants).map_err(context)?;
+        let specs = super::run::seeded(&args.scenario, &args.overrides(), args.seeds, &variants)
+            .map_err(context)?;
+        parts.push(PreparedPart {
+            name: part.name.clone(),
+            specs,
+            variants: variants.iter().map(|v| v.name.clone()).collect(),
+            command: rerun_command(&scenario_path, part, length),
+            args,
+        });
+    }
     let paths = e
         .check
         .iter()
@@ -230,33 +275,26 @@ fn prepare(loaded: Loaded, opts: &Options) -> Result<Prepared, CliError> {
         .chain(e.beside.iter().map(|b| b.ours.as_str()))
         .chain(e.show.iter().map(String::as_str));
     metric::check_paths(paths).map_err(context)?;
-    let command = rerun_command(&scenario_path, e, length);
-    Ok(Prepared {
-        loaded,
-        specs,
-        variants: names,
-        args,
-        command,
-    })
+    Ok(Prepared { loaded, parts })
 }
 
 /// The `airq compare` command line that makes the same runs.
-fn rerun_command(scenario: &Path, e: &manifest::Experiment, l: manifest::Length) -> String {
-    let mut parts = vec![format!("airq compare {}", scenario.display())];
-    if !e.configs.is_empty() {
-        parts.push(format!("--configs {}", e.configs.join(",")));
+fn rerun_command(scenario: &Path, part: &manifest::Part, l: manifest::Length) -> String {
+    let mut words = vec![format!("airq compare {}", scenario.display())];
+    if !part.configs.is_empty() {
+        words.push(format!("--configs {}", part.configs.join(",")));
     }
-    for v in &e.variants {
-        parts.push(format!("--variant '{v}'"));
+    for v in &part.variants {
+        words.push(format!("--variant '{v}'"));
     }
-    for s in &e.set {
-        parts.push(format!("--set '{s}'"));
+    for s in &part.set {
+        words.push(format!("--set '{s}'"));
     }
-    parts.push(format!(
+    words.push(format!(
         "--seeds {} --duration {} --omit {}",
         l.seeds, l.duration, l.omit
     ));
-    parts.join(" ")
+    words.join(" ")
 }
 
 /// `experiments/../scenarios/x.toml` → `scenarios/x.toml` (lexically; no file-system

@@ -4,7 +4,7 @@
 
 use super::document::Block;
 use super::manifest::SeedFigures;
-use super::metric::Runs;
+use super::metric::{PartRuns, Runs};
 use super::verdict::{self, Verdict};
 use super::{Outcome, Prepared, Shown};
 use crate::commands::warnings;
@@ -15,14 +15,22 @@ use std::path::{Path, PathBuf};
 /// Evaluates the checks and the published numbers of `p` on its `runs`.
 pub(super) fn evaluate(
     p: &Prepared,
-    runs: &[ResultsFile],
+    runs: &[&[ResultsFile]],
     figures: &SeedFigures,
 ) -> Result<Outcome, CliError> {
     let e = &p.loaded.experiment;
     let context = |why: String| CliError::new(format!("{}: {why}", p.loaded.file.display()));
     let view = Runs {
-        runs,
-        variants: &p.variants,
+        parts: p
+            .parts
+            .iter()
+            .zip(runs)
+            .map(|(part, runs)| PartRuns {
+                name: &part.name,
+                runs,
+                variants: &part.variants,
+            })
+            .collect(),
     };
     let checks: Vec<_> = e
         .check
@@ -53,16 +61,21 @@ pub(super) fn evaluate(
             })
         })
         .collect::<Result<_, _>>()?;
-    let warnings: Vec<String> = runs.iter().flat_map(warnings).collect();
-    let length = p.specs.first().map(|s| &s.scenario);
+    let warnings: Vec<String> = runs
+        .iter()
+        .flat_map(|r| r.iter())
+        .flat_map(warnings)
+        .collect();
+    let first = &p.parts[0];
+    let scenario = first.specs.first().map(|s| &s.scenario);
     Ok(Outcome {
         experiment: e.experiment,
         title: e.title.clone(),
         slug: p.loaded.slug(),
         verdict: verdict::verdict(&checks, &beside, warnings.is_empty()),
-        seeds: u32::try_from(runs.len() / p.variants.len().max(1)).unwrap_or(u32::MAX),
-        duration_s: length.map_or(0.0, |s| s.duration_s()),
-        omit_s: length.map_or(0.0, |s| s.omit.as_secs_f64()),
+        seeds: u32::try_from(runs[0].len() / first.variants.len().max(1)).unwrap_or(u32::MAX),
+        duration_s: scenario.map_or(0.0, |s| s.duration_s()),
+        omit_s: scenario.map_or(0.0, |s| s.omit.as_secs_f64()),
         checks,
         beside,
         shown,
@@ -83,15 +96,22 @@ pub(super) fn blocks(
         Block::Heading(2, format!("{}. {}", e.experiment, e.title)),
         Block::Paragraph(format!(
             "**Verdict: {}.** Reproduces {}. {} seed(s) from {}, {} s each, the first {} s \
-             left out; the same runs: `{}`. Experiment file: `{}`.",
+             left out. Experiment file: `{}`. The same runs: {}.",
             o.verdict.words(),
             e.reproduces,
             o.seeds,
-            p.specs.first().map_or(0, |s| s.scenario.seed),
+            p.parts[0].specs.first().map_or(0, |s| s.scenario.seed),
             o.duration_s,
             o.omit_s,
-            p.command,
-            p.loaded.file.display()
+            p.loaded.file.display(),
+            p.parts
+                .iter()
+                .map(|part| match part.name.as_str() {
+                    "" => format!("`{}`", part.command),
+                    name => format!("{name}: `{}`", part.command),
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
         )),
         Block::Heading(3, "What the seed found".to_string()),
     ];
