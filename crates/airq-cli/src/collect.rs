@@ -3,6 +3,7 @@
 //! only converts units and summarises (shares, means).
 
 use crate::build::SimInputs;
+use crate::results::RadioSummary;
 use crate::results::{
     ChannelSummary, FlowSummary, Metadata, Percentiles, QueueSeries, ResultsFile, Series,
     StallSummary, StationSummary, TcpResult, VoipResult, FORMAT_NAME, FORMAT_VERSION,
@@ -11,8 +12,11 @@ use crate::results::{
 use crate::scenario::Scenario;
 use airq::StationId;
 use airq_sim::apps::traffic::{App, Direction, FlowSpec};
+use airq_sim::mac::link::StationLink;
+use airq_sim::mac::rate_control::RateControlConfig;
 use airq_sim::mac::txpath::DropCause;
 use airq_sim::metrics::distribution::Distribution;
+use airq_sim::metrics::radio::RadioMetrics;
 use airq_sim::metrics::{EchoCount, FlowMetrics, Metrics, StationMetrics};
 
 /// How a run went, apart from what it measured.
@@ -234,7 +238,32 @@ fn station_summary(
         max_delay_ms: ms(m.delay_max),
         ping_rtt_ms: None,
         ping_loss: None,
+        rate_control: rate_control_name(&station.link.rate_control),
+        radio_down: radio_summary(&station.link, &m.radio_down),
+        radio_up: radio_summary(&station.link, &m.radio_up),
     }
+}
+
+/// The rate control's name, `None` for a fixed rate.
+fn rate_control_name(config: &RateControlConfig) -> Option<String> {
+    match config {
+        RateControlConfig::Fixed => None,
+        RateControlConfig::MinstrelHt(_) => Some("minstrel_ht".into()),
+    }
+}
+
+/// One direction's SNR and rates; `None` for a fixed rate without a channel model (one
+/// rate, no SNR: nothing the station's `rate` does not say).
+fn radio_summary(link: &StationLink, m: &RadioMetrics) -> Option<RadioSummary> {
+    if link.rate_control == RateControlConfig::Fixed && link.channel.is_none() {
+        return None;
+    }
+    let by_rate = m
+        .mpdus_by_rate
+        .iter()
+        .map(|(rate, n)| (rate.to_string(), rate.data_rate_mbps(), *n))
+        .collect();
+    Some(RadioSummary::new(m.mean_snr_db(), by_rate))
 }
 
 fn series(metrics: &Metrics) -> Series {

@@ -15,6 +15,10 @@ use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::Path;
 
+pub mod radio;
+
+pub use radio::{RadioSummary, RateShare};
+
 /// The `format` tag of every results file.
 pub const FORMAT_NAME: &str = "airq-results";
 
@@ -295,6 +299,18 @@ pub struct StationSummary {
     /// files written before requests were counted.
     #[serde(default)]
     pub ping_loss: Option<f64>,
+    /// How its rate was chosen (`minstrel_ht`); absent for a fixed rate, and in files
+    /// written before rate control existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_control: Option<String>,
+    /// Its link's SNR and rates, AP → station and station → AP ([`radio`]); absent for
+    /// a station with a fixed rate and no channel model (one rate, no SNR), and in
+    /// files written before they were recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radio_down: Option<RadioSummary>,
+    /// The same, station → AP.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radio_up: Option<RadioSummary>,
 }
 
 impl StationSummary {

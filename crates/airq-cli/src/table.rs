@@ -6,6 +6,7 @@
 //! pings reads `lost`; `?` is a loss the results file did not count (older files).
 
 mod flows;
+mod radio;
 mod seeds;
 
 pub use seeds::seeds_table;
@@ -73,13 +74,17 @@ pub fn run_table(r: &ResultsFile) -> String {
     );
     out += &settings_line(m);
     out += &variant_line(m);
-    let rate_width = r
-        .stations
-        .iter()
-        .map(|s| s.rate.len())
-        .max()
-        .unwrap_or(4)
-        .max(4);
+    let rates: Vec<String> = r.stations.iter().map(radio::rate_cell).collect();
+    let rate_width = rates.iter().map(String::len).max().unwrap_or(4).max(4);
+    // The SNR column only when a station had a channel model.
+    let snr = radio::has_snr(&r.stations);
+    let snr_column = |cell: &str| {
+        if snr {
+            format!("  {cell:>11}")
+        } else {
+            String::new()
+        }
+    };
     let name_width = r
         .stations
         .iter()
@@ -98,23 +103,25 @@ pub fn run_table(r: &ResultsFile) -> String {
     };
     let _ = writeln!(
         out,
-        "{:<name_width$}  {:<rate_width$}  {:>8}  {:>7}{}  {:>7}",
+        "{:<name_width$}  {:<rate_width$}{}  {:>8}  {:>7}{}  {:>7}",
         "station",
         "rate",
+        snr_column("SNR dn/up dB"),
         "Mbit/s",
         "airtime",
         ping_columns(["ping p50", "p90 ms", "p99 ms", "lost"]),
         "drops"
     );
-    for s in &r.stations {
+    for (s, rate) in r.stations.iter().zip(&rates) {
         let ping = r.station_ping(&s.name);
         let [p50, p90, p99] = ping_cells(ping);
         let lost = ping.map_or(String::new(), |p| loss_cell(p.loss()));
         let _ = writeln!(
             out,
-            "{:<name_width$}  {:<rate_width$}  {:>8.2}  {:>6.1}%{}  {:>7}",
+            "{:<name_width$}  {:<rate_width$}{}  {:>8.2}  {:>6.1}%{}  {:>7}",
             s.name,
-            s.rate,
+            rate,
+            snr_column(&radio::snr_cell(s)),
             s.goodput_mbps,
             s.airtime_share * 100.0,
             ping_columns([&p50, &p90, &p99, &lost]),
@@ -123,9 +130,10 @@ pub fn run_table(r: &ResultsFile) -> String {
     }
     let _ = writeln!(
         out,
-        "{:<name_width$}  {:<rate_width$}  {:>8.2}  Jain's index of airtime shares {}",
+        "{:<name_width$}  {:<rate_width$}{}  {:>8.2}  Jain's index of airtime shares {}",
         "total",
         "",
+        snr_column(""),
         r.total_goodput_mbps(),
         jain_cell(r)
     );

@@ -5,7 +5,7 @@
 //! count lost pings as airq's tables do (`ResultsFile::station_ping`, flent's
 //! convention): a percentile among the lost ones is `inf`.
 
-use airq_cli::results::{FlowSummary, PingStats, ResultsFile};
+use airq_cli::results::{FlowSummary, PingStats, RadioSummary, ResultsFile, StationSummary};
 use airq_cli::CliError;
 use airq_sim::metrics::distribution::LossyPercentile;
 use pyo3::prelude::*;
@@ -134,6 +134,30 @@ impl Row<'_> {
         self.push(name, Value::OptU64(v))
     }
 
+    /// `rate_control` (`fixed` or `minstrel_ht`), and per direction (`_down`, `_up`)
+    /// the mean SNR (`snr_down_db`; NaN without a channel model) and the most used rate
+    /// with its share of the MPDUs (`top_rate_down`, `top_rate_down_share`; the
+    /// configured rate and 1 for a fixed rate, NaN share when nothing was sent).
+    fn radio(self, s: &StationSummary) -> Self {
+        let top = |r: &Option<RadioSummary>| match r {
+            None => (s.rate.clone(), Some(1.0)),
+            Some(r) => r
+                .rates
+                .first()
+                .map_or((String::new(), None), |t| (t.rate.clone(), Some(t.share))),
+        };
+        let snr = |r: &Option<RadioSummary>| r.as_ref().and_then(|r| r.mean_snr_db);
+        let (down, down_share) = top(&s.radio_down);
+        let (up, up_share) = top(&s.radio_up);
+        self.str("rate_control", s.rate_control.as_deref().unwrap_or("fixed"))
+            .opt_f64("snr_down_db", snr(&s.radio_down))
+            .opt_f64("snr_up_db", snr(&s.radio_up))
+            .str("top_rate_down", down)
+            .opt_f64("top_rate_down_share", down_share)
+            .str("top_rate_up", up)
+            .opt_f64("top_rate_up_share", up_share)
+    }
+
     /// The columns that say which run a row is of.
     fn run(self, r: &ResultsFile) -> Self {
         let m = &r.metadata;
@@ -205,7 +229,8 @@ fn stations(f: &mut Frame, r: &ResultsFile) {
             .opt_f64("mean_delay_ms", s.mean_delay_ms)
             .f64("max_delay_ms", s.max_delay_ms)
             .ping(r.station_ping(&s.name))
-            .u64("drops", s.total_drops());
+            .u64("drops", s.total_drops())
+            .radio(s);
     }
 }
 

@@ -35,6 +35,9 @@ fn station(name: &str, down_bytes: u64, up_bytes: u64, down_s: f64, up_s: f64) -
         max_delay_ms: 0.0,
         ping_rtt_ms: None,
         ping_loss: None,
+        rate_control: None,
+        radio_down: None,
+        radio_up: None,
     }
 }
 

@@ -11,6 +11,7 @@ mod outputs;
 mod ping;
 mod plots;
 mod policies;
+mod radio;
 mod reference;
 mod reproduce;
 mod scenarios;
