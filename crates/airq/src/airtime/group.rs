@@ -1,6 +1,6 @@
 //! Groups of stations (seeds: netdev 2.2 §4.2 and slides 17–19, "airtime policies"):
 //! their state, and the calls that create, nest, weight and remove them and put
-//! stations in them. How the scheduler serves them is in `tree.rs`; the module
+//! stations in them. How the scheduler serves them is in `drr.rs`; the module
 //! documentation of [`airtime`](super) describes the algorithm.
 
 use super::limit::LimitBucket;
@@ -281,7 +281,7 @@ impl AirtimeScheduler {
         self.relink_lanes(Node::Station(slot), listed);
         for txq in txqs {
             let lane = self.lane(self.txqs[txq as usize].ac);
-            self.tree_link(Node::Txq(txq), lane, false);
+            self.node_link_tree(Node::Txq(txq), lane, false);
         }
         self.refresh_limits();
         Ok(())
@@ -434,7 +434,7 @@ impl AirtimeScheduler {
         let mut listed = 0;
         for &lane in self.lanes_in_use() {
             if self.node_listed(node, lane) {
-                self.tree_unlink(node, lane);
+                self.node_unlink_tree(node, lane);
                 listed |= 1 << lane.index();
             }
         }
@@ -445,7 +445,7 @@ impl AirtimeScheduler {
     fn relink_lanes(&mut self, node: Node, listed: u8) {
         for &lane in self.lanes_in_use() {
             if listed & (1 << lane.index()) != 0 {
-                self.tree_link(node, lane, false);
+                self.node_link_tree(node, lane, false);
             }
         }
     }
@@ -461,7 +461,7 @@ impl AirtimeScheduler {
         txqs.sort_unstable();
         for &i in &txqs {
             let lane = self.lane(self.txqs[i as usize].ac);
-            self.tree_unlink(Node::Txq(i), lane);
+            self.node_unlink_tree(Node::Txq(i), lane);
         }
         txqs
     }

@@ -34,8 +34,9 @@
 //! # Airtime policies: groups and station-first QoS
 //!
 //! Two options that go beyond mac80211, from the seeds' "next steps" (Høiland-Jørgensen,
-//! netdev 2.2, 2017, §4.2–4.3). Without them — no group created, per-AC scheduling — the
-//! scheduler runs the flat code above, unchanged.
+//! netdev 2.2, 2017, §4.2–4.3). Both use the DRR above, unchanged, at every level of
+//! the hierarchy (one generic walk, `drr.rs`); without them — no group created, per-AC
+//! scheduling — its instance for lists of TXQs alone is mac80211's flat scheduler.
 //!
 //! **Groups** ([`add_group`](AirtimeScheduler::add_group)): "airtime is divided between
 //! groups, then between stations within; groups could also be recursive (a station is
@@ -109,6 +110,7 @@
 //! deep debt are computed, not looped, so each `next_txq` costs O(TXQs listed), and
 //! `remove_station` O(its TXQs).
 
+mod drr;
 mod group;
 mod limit;
 mod node;
@@ -116,7 +118,6 @@ mod pass_skip;
 mod scheduler;
 mod station;
 mod station_first;
-mod tree;
 mod txq;
 mod txq_list;
 

@@ -41,6 +41,17 @@ impl Node {
         }
     }
 
+    /// The node of an entry of a list of the hierarchy (`H`) or of TXQs only (mac80211's
+    /// flat lists, whose entries are all TXQs: no tag to decode).
+    #[inline(always)]
+    pub(super) fn of<const H: bool>(entry: u32) -> Node {
+        if H {
+            Node::from_entry(entry)
+        } else {
+            Node::Txq(entry)
+        }
+    }
+
     #[inline]
     pub(super) fn from_entry(entry: u32) -> Node {
         match entry & !INDEX_MASK {
@@ -82,40 +93,41 @@ impl Owner {
 }
 
 /// The links of a node in `lane`.
-#[inline]
-fn node_links(
+#[inline(always)]
+fn node_links<const H: bool>(
     txqs: &[Txq],
     stations: &StationTable<StationAirtime>,
     groups: &[Group],
     lane: Ac,
     entry: u32,
 ) -> Links {
-    match Node::from_entry(entry) {
+    match Node::of::<H>(entry) {
         Node::Txq(i) => txqs[i as usize].links,
         Node::Station(s) => stations.at(s).links,
         Node::Group(g) => groups[g as usize].lanes[lane.index()].links,
     }
 }
 
-/// The links of every kind of node, in one lane, to change.
-pub(super) struct TreeArena<'a> {
+/// The links of every kind of node, in one lane, to change; `H`: the lists may hold
+/// nodes other than TXQs.
+pub(super) struct TreeArena<'a, const H: bool> {
     pub(super) txqs: &'a mut [Txq],
     pub(super) stations: &'a mut StationTable<StationAirtime>,
     pub(super) groups: &'a mut [Group],
     pub(super) lane: Ac,
 }
 
-impl LinkArena for TreeArena<'_> {
-    #[inline]
+impl<const H: bool> LinkArena for TreeArena<'_, H> {
+    #[inline(always)]
     fn links(&self, entry: u32) -> Links {
-        node_links(self.txqs, self.stations, self.groups, self.lane, entry)
+        node_links::<H>(self.txqs, self.stations, self.groups, self.lane, entry)
     }
 }
 
-impl LinkArenaMut for TreeArena<'_> {
-    #[inline]
+impl<const H: bool> LinkArenaMut for TreeArena<'_, H> {
+    #[inline(always)]
     fn links_mut(&mut self, entry: u32) -> &mut Links {
-        match Node::from_entry(entry) {
+        match Node::of::<H>(entry) {
             Node::Txq(i) => &mut self.txqs[i as usize].links,
             Node::Station(s) => &mut self.stations.at_mut(s).links,
             Node::Group(g) => &mut self.groups[g as usize].lanes[self.lane.index()].links,
@@ -134,7 +146,7 @@ pub(super) struct TreeView<'a> {
 impl LinkArena for TreeView<'_> {
     #[inline]
     fn links(&self, entry: u32) -> Links {
-        node_links(self.txqs, self.stations, self.groups, self.lane, entry)
+        node_links::<true>(self.txqs, self.stations, self.groups, self.lane, entry)
     }
 }
 

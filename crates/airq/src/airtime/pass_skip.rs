@@ -34,9 +34,9 @@
 //! happens at most once per station and group in a call, even if the gate breaks the
 //! rule above.
 
+use super::drr::pending_all_acs;
 use super::node::Node;
 use super::scheduler::AirtimeScheduler;
-use super::tree::pending_all_acs;
 use super::txq_list::TxqList;
 use super::{AirtimeGate, SchedulingMode};
 use crate::ids::Ac;

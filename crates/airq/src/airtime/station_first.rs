@@ -12,7 +12,6 @@
 
 use super::node::Owner;
 use super::scheduler::AirtimeScheduler;
-use super::tree::Pick;
 use super::txq::TxqId;
 use super::AirtimeGate;
 use crate::ids::Ac;
@@ -82,10 +81,8 @@ impl AirtimeScheduler {
         if self.refused[STATION_FIRST_LANE.index()] {
             return None;
         }
-        match self.select(Owner::Root(STATION_FIRST_LANE), gate, now, round) {
-            Pick::Found(txq) => Some(txq),
-            Pick::RoundOver | Pick::Blocked => None,
-        }
+        self.list_select_tree(Owner::Root(STATION_FIRST_LANE), gate, now, round)
+            .txq()
     }
 
     fn is_station_first(&self) -> bool {

@@ -11,7 +11,7 @@
 //! the list is generic over [`LinkArena`]. A TXQ's entry is its index, so a list of TXQs
 //! alone is the same in both uses.
 
-use super::txq::{Txq, TxqId};
+use super::txq::Txq;
 
 pub(super) const NIL: u32 = u32::MAX;
 
@@ -43,12 +43,11 @@ impl LinkArenaMut for [Txq] {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct TxqList {
     head: u32,
-    len: u32,
 }
 
 impl Default for TxqList {
     fn default() -> Self {
-        TxqList { head: NIL, len: 0 }
+        TxqList { head: NIL }
     }
 }
 
@@ -71,12 +70,6 @@ impl Default for Links {
 }
 
 impl TxqList {
-    /// Entries on the list (for a list of TXQs, mac80211's `num_txq` for the per-AC AQL
-    /// cap).
-    pub(super) fn len(&self) -> u32 {
-        self.len
-    }
-
     #[inline]
     pub(super) fn head_entry(&self) -> Option<u32> {
         (self.head != NIL).then_some(self.head)
@@ -108,37 +101,6 @@ impl TxqList {
             arena.links_mut(tail).next = entry;
             arena.links_mut(head).prev = entry;
         }
-        self.len += 1;
-    }
-
-    #[inline]
-    pub(super) fn push_back(&mut self, txqs: &mut [Txq], id: TxqId) {
-        self.push_back_entry(txqs, id.index);
-    }
-
-    #[inline]
-    pub(super) fn push_front(&mut self, txqs: &mut [Txq], id: TxqId) {
-        self.push_front_entry(txqs, id.index);
-    }
-
-    /// Unlinks a listed TXQ.
-    #[inline]
-    pub(super) fn remove(&mut self, txqs: &mut [Txq], id: TxqId) {
-        self.remove_entry(txqs, id.index);
-    }
-
-    /// Moves a listed TXQ to the tail (`list_move_tail`); for the head, one store.
-    #[inline]
-    pub(super) fn move_to_tail(&mut self, txqs: &mut [Txq], id: TxqId) {
-        self.move_entry_to_tail(txqs, id.index);
-    }
-
-    /// The TXQs in list order.
-    pub(super) fn iter<'a>(&self, txqs: &'a [Txq]) -> impl Iterator<Item = TxqId> + 'a {
-        self.entries(txqs).map(|index| TxqId {
-            index,
-            generation: txqs[index as usize].generation,
-        })
     }
 
     #[inline]
@@ -167,7 +129,6 @@ impl TxqList {
             }
         }
         *arena.links_mut(entry) = Links::default();
-        self.len -= 1;
     }
 
     /// Moves a listed entry to the tail; for the head, one store.
@@ -234,15 +195,8 @@ mod tests {
             .collect()
     }
 
-    fn id(index: u32) -> TxqId {
-        TxqId {
-            index,
-            generation: 0,
-        }
-    }
-
     fn order(l: &TxqList, txqs: &[Txq]) -> Vec<u32> {
-        l.iter(txqs).map(|t| t.index).collect()
+        l.entries(txqs).collect()
     }
 
     #[test]
@@ -250,26 +204,25 @@ mod tests {
         let mut txqs = arena(5);
         let mut l = TxqList::default();
         assert_eq!(l.head_entry(), None);
-        l.push_back(&mut txqs, id(0));
-        l.push_back(&mut txqs, id(1));
-        l.push_front(&mut txqs, id(2));
+        l.push_back_entry(&mut txqs[..], 0);
+        l.push_back_entry(&mut txqs[..], 1);
+        l.push_front_entry(&mut txqs[..], 2);
         assert_eq!(order(&l, &txqs), [2, 0, 1]);
-        l.move_to_tail(&mut txqs, id(2)); // the head: rotation
+        l.move_entry_to_tail(&mut txqs[..], 2); // the head: rotation
         assert_eq!(order(&l, &txqs), [0, 1, 2]);
-        l.move_to_tail(&mut txqs, id(1)); // the middle
+        l.move_entry_to_tail(&mut txqs[..], 1); // the middle
         assert_eq!(order(&l, &txqs), [0, 2, 1]);
-        l.move_to_tail(&mut txqs, id(1)); // already the tail
+        l.move_entry_to_tail(&mut txqs[..], 1); // already the tail
         assert_eq!(order(&l, &txqs), [0, 2, 1]);
-        l.remove(&mut txqs, id(0));
+        l.remove_entry(&mut txqs[..], 0);
         assert_eq!(order(&l, &txqs), [2, 1]);
-        assert_eq!(l.len(), 2);
-        l.remove(&mut txqs, id(1));
-        l.remove(&mut txqs, id(2));
+        l.remove_entry(&mut txqs[..], 1);
+        l.remove_entry(&mut txqs[..], 2);
         assert_eq!(l.head_entry(), None);
         assert!(txqs.iter().all(|t| !t.links.listed));
-        l.push_front(&mut txqs, id(4));
+        l.push_front_entry(&mut txqs[..], 4);
         assert_eq!(order(&l, &txqs), [4]);
-        l.move_to_tail(&mut txqs, id(4));
+        l.move_entry_to_tail(&mut txqs[..], 4);
         assert_eq!(order(&l, &txqs), [4]);
     }
 }

@@ -1,8 +1,8 @@
-//! Differential test of the airtime scheduler's two code paths: the flat one
-//! (mac80211's loop over `lists`), which runs while no group exists, and the
-//! hierarchical one (`tree.rs`), which runs once one does. With a group that nobody is
-//! in, every station's TXQs sit on the root list and the tree walk must be exactly
-//! mac80211's flat walk.
+//! Differential test of the airtime scheduler's two instances of its one DRR walk
+//! (`drr.rs`): the flat one (mac80211's loop over lists of TXQs alone), which runs
+//! while no group exists, and the one for the hierarchy, which runs once one does.
+//! With a group that nobody is in, every station's TXQs sit on the root list and the
+//! hierarchy's walk must be exactly mac80211's flat walk.
 //!
 //! Two schedulers get the same stations, TXQs and weights; one of them also gets an
 //! empty group (at the start or part-way through). Both are driven by the same random
