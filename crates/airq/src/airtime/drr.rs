@@ -237,8 +237,9 @@ impl AirtimeScheduler {
         let mut eligible = gate.station_may_dequeue(station.id, ac, now);
         t.eligible = eligible;
         *found_eligible |= eligible;
-        if fairness && station.owes(ac, gate.pending_us(station.id, ac).into()) {
-            station.refill(ac);
+        let pending_us = gate.pending_us(station.id, ac).into();
+        let (deficit, quantum_us) = station.drr(ac);
+        if fairness && deficit.refill_if_owing(pending_us, quantum_us) {
             eligible = false;
         }
         if eligible {
@@ -296,8 +297,8 @@ impl AirtimeScheduler {
         let mut chosen = with_data.or(without);
         station.eligible = chosen.is_some();
         *found_eligible |= station.eligible;
-        if fairness && station.owes(STATION_FIRST_LANE, pending_all_acs(gate, id)) {
-            station.refill(STATION_FIRST_LANE);
+        let (deficit, quantum_us) = station.drr(STATION_FIRST_LANE);
+        if fairness && deficit.refill_if_owing(pending_all_acs(gate, id), quantum_us) {
             chosen = None;
         }
         chosen.map_or(Visit::Skip, Visit::Take)
@@ -324,10 +325,10 @@ impl AirtimeScheduler {
                 group.limit.is_open()
             }
         };
-        let owes = fairness && group.owes(lane);
+        let (deficit, quantum_us) = group.drr(lane);
+        let owes = fairness && deficit.refill_if_owing(0, quantum_us);
         group.lanes[lane.index()].eligible = owes && open;
         if owes {
-            group.refill(lane);
             // Refills make progress only for a group that may send once out of debt.
             *found_eligible |= open;
             return Visit::Skip;
@@ -539,26 +540,24 @@ impl AirtimeScheduler {
             }
             _ => true,
         };
-        open && self.node_deficit(node, lane).is_none_or(|d| d >= 0)
+        open && self.node_drr(node, lane).is_none_or(|(d, _)| !d.owes(0))
     }
 
-    /// The deficit of the station or group a node stands for in `lane`; `None` for a
-    /// TXQ with no DRR of its own (an interface TXQ, or in station-first mode a TXQ,
-    /// whose station is the node that has one).
-    fn node_deficit(&self, node: Node, lane: Ac) -> Option<i64> {
+    /// The deficit and quantum of the station or group a node stands for in `lane`;
+    /// `None` for a TXQ with no DRR of its own (an interface TXQ, or in station-first
+    /// mode a TXQ, whose station is the node that has one).
+    fn node_drr(&mut self, node: Node, lane: Ac) -> Option<(&mut super::deficit::Deficit, u32)> {
         match node {
             Node::Txq(i) => match (self.params.mode, self.txqs[i as usize].station) {
-                (SchedulingMode::PerAc, Some(slot)) => {
-                    Some(self.station(slot).ac[lane.index()].deficit_us)
-                }
+                (SchedulingMode::PerAc, Some(slot)) => Some(self.station_mut(slot).drr(lane)),
                 _ => None,
             },
-            Node::Station(slot) => Some(self.station(slot).ac[lane.index()].deficit_us),
-            Node::Group(g) => Some(self.groups[g as usize].lanes[lane.index()].deficit_us),
+            Node::Station(slot) => Some(self.station_mut(slot).drr(lane)),
+            Node::Group(g) => Some(self.groups[g as usize].drr(lane)),
         }
     }
 
-    /// What a node's deficit must cover in `lane`: the airtime its station has pending
+    /// What a node's deficit must cover: the airtime its station has pending
     /// below the MAC (in its AC; station-first mode, in all ACs); 0 for a group.
     fn node_pending_us<G: AirtimeGate>(&self, node: Node, gate: &G) -> u64 {
         match node {
@@ -576,32 +575,8 @@ impl AirtimeScheduler {
     /// Refills, by one quantum, the station or group a node stands for if its deficit
     /// in `lane` is below `target_us`.
     fn node_refill_below(&mut self, node: Node, lane: Ac, target_us: u64) {
-        match node {
-            Node::Txq(i) => {
-                if let (SchedulingMode::PerAc, Some(slot)) =
-                    (self.params.mode, self.txqs[i as usize].station)
-                {
-                    let station = self.station_mut(slot);
-                    if station.owes(lane, target_us) {
-                        station.refill(lane);
-                    }
-                }
-            }
-            Node::Station(slot) => {
-                let station = self.station_mut(slot);
-                if station.owes(lane, target_us) {
-                    station.refill(lane);
-                }
-            }
-            Node::Group(g) => {
-                let group = &mut self.groups[g as usize];
-                // A group's target is 0: no airtime is pending for it.
-                if group.lanes[lane.index()].deficit_us
-                    < i64::try_from(target_us).unwrap_or(i64::MAX)
-                {
-                    group.refill(lane);
-                }
-            }
+        if let Some((deficit, quantum_us)) = self.node_drr(node, lane) {
+            deficit.refill_if_owing(target_us, quantum_us);
         }
     }
 
@@ -632,9 +607,7 @@ impl AirtimeScheduler {
         }
         let charge_us = u64::from(if p.use_tx { tx_airtime_us } else { 0 })
             + u64::from(if p.use_rx { rx_airtime_us } else { 0 });
-        // At most 2^33 µs: exact in the 64-bit deficits.
-        let d = &mut sta.ac[lane.index()].deficit_us;
-        *d = d.saturating_sub(charge_us as i64);
+        sta.ac[lane.index()].deficit.charge(charge_us);
         let mut cur = sta.group;
         while let Some(g) = cur {
             cur = self.group_charge(g, lane, ac, charge_us, now);
@@ -655,8 +628,7 @@ impl AirtimeScheduler {
     ) -> Option<u32> {
         let burst = self.params.limit_burst;
         let group = &mut self.groups[g as usize];
-        let l = &mut group.lanes[lane.index()];
-        l.deficit_us = l.deficit_us.saturating_sub(charge_us as i64);
+        group.lanes[lane.index()].deficit.charge(charge_us);
         group.airtime_us[ac.index()] += charge_us;
         if group.mode == GroupMode::Limit {
             group.limit.charge(charge_us, now, burst);

@@ -3,9 +3,9 @@
 //! stations in them. How the scheduler serves them is in `drr.rs`; the module
 //! documentation of [`airtime`](super) describes the algorithm.
 
+use super::deficit::Deficit;
 use super::limit::LimitBucket;
 use super::node::Node;
-use super::pass_skip::refill_up_to;
 use super::scheduler::AirtimeScheduler;
 use super::txq_list::{Links, TxqList};
 use super::{check_weight, SchedError, SchedulingMode};
@@ -52,10 +52,8 @@ pub enum GroupMode {
 /// A group's state per lane — per AC, or one lane for all ACs in station-first mode.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct GroupLane {
-    /// DRR credit in µs, refilled by the group's weight; starts at the weight. 64 bits
-    /// for the reasons a station's is (`station.rs`).
-    pub(super) deficit_us: i64,
-    pub(super) refills: u64,
+    /// DRR credit, refilled by the group's weight; starts at the weight.
+    pub(super) deficit: Deficit,
     /// Whether, at its last visit by `next_txq`'s loop, it was in deficit with its cap
     /// open (what the visit added to mac80211's `found_eligible`).
     pub(super) eligible: bool,
@@ -83,22 +81,16 @@ pub(super) struct Group {
 }
 
 impl Group {
+    /// Its deficit in `lane` and its quantum, the weight.
+    #[inline(always)]
+    pub(super) fn drr(&mut self, lane: Ac) -> (&mut Deficit, u32) {
+        (&mut self.lanes[lane.index()].deficit, self.weight_us)
+    }
+
+    /// Whether it is in deficit in `lane` (a group's target is 0: nothing is pending).
     #[inline]
     pub(super) fn owes(&self, lane: Ac) -> bool {
-        self.lanes[lane.index()].deficit_us < 0
-    }
-
-    pub(super) fn refill(&mut self, lane: Ac) {
-        let l = &mut self.lanes[lane.index()];
-        l.deficit_us = l.deficit_us.saturating_add(i64::from(self.weight_us));
-        l.refills += 1;
-    }
-
-    /// What `visits` visits of `next_txq`'s loop add to the deficit of `lane`, each
-    /// refilling it while it is negative: up to `visits` quanta.
-    pub(super) fn refill_visits(&mut self, lane: Ac, visits: u64) {
-        let l = &mut self.lanes[lane.index()];
-        refill_up_to(&mut l.deficit_us, &mut l.refills, self.weight_us, 0, visits);
+        self.lanes[lane.index()].deficit.owes(0)
     }
 
     /// Whether its `Limit` cap, if it has one, lets it be served (as of the last
@@ -159,7 +151,7 @@ impl AirtimeScheduler {
             return Err(SchedError::TooManyGroups);
         }
         let lane = GroupLane {
-            deficit_us: i64::from(weight_us),
+            deficit: Deficit::new(weight_us),
             ..GroupLane::default()
         };
         self.groups.push(Group {
@@ -305,8 +297,8 @@ impl AirtimeScheduler {
             mode: grp.mode,
             members: grp.members,
             airtime_us: grp.airtime_us,
-            deficit_us: Ac::ALL.map(|ac| lane(ac).deficit_us),
-            refills: Ac::ALL.map(|ac| lane(ac).refills),
+            deficit_us: Ac::ALL.map(|ac| lane(ac).deficit.us),
+            refills: Ac::ALL.map(|ac| lane(ac).deficit.refills),
             nominal_share_ppm: share_ppm as u32,
             limit_credit_us: (grp.mode == GroupMode::Limit).then_some(grp.limit.credit_ns / 1000),
         })

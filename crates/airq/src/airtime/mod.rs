@@ -110,6 +110,7 @@
 //! deep debt are computed, not looped, so each `next_txq` costs O(TXQs listed), and
 //! `remove_station` O(its TXQs).
 
+mod deficit;
 mod drr;
 mod group;
 mod limit;

@@ -34,44 +34,13 @@
 //! happens at most once per station and group in a call, even if the gate breaks the
 //! rule above.
 
+use super::deficit::Deficit;
 use super::drr::pending_all_acs;
 use super::node::Node;
 use super::scheduler::AirtimeScheduler;
 use super::txq_list::TxqList;
 use super::{AirtimeGate, SchedulingMode};
 use crate::ids::Ac;
-
-/// Whether `deficit_us` is at `target_us` or above: not in debt.
-fn covers(deficit_us: i64, target_us: u64) -> bool {
-    i64::try_from(target_us).is_ok_and(|target| deficit_us >= target)
-}
-
-/// Refills of `quantum_us` that bring `deficit_us` to `target_us` or above (0 if it is
-/// there already).
-fn quanta_owed(deficit_us: i64, target_us: u64, quantum_us: u32) -> u64 {
-    let gap_us = if deficit_us < 0 {
-        target_us.saturating_add(deficit_us.unsigned_abs())
-    } else {
-        target_us.saturating_sub(deficit_us as u64)
-    };
-    gap_us.div_ceil(u64::from(quantum_us.max(1)))
-}
-
-/// What `visits` visits of the loop give a deficit, each adding `quantum_us` while it
-/// is below `target_us`.
-pub(super) fn refill_up_to(
-    deficit_us: &mut i64,
-    refills: &mut u64,
-    quantum_us: u32,
-    target_us: u64,
-    visits: u64,
-) {
-    let n = quanta_owed(*deficit_us, target_us, quantum_us).min(visits);
-    // At most the quanta owed: the deficit ends below target + quantum, well in range.
-    let refilled = i128::from(*deficit_us) + i128::from(n) * i128::from(quantum_us);
-    *deficit_us = i64::try_from(refilled).unwrap_or(i64::MAX);
-    *refills = refills.saturating_add(n);
-}
 
 impl AirtimeScheduler {
     /// At the end of a pass over `list` (of `lane`) that handed nothing out although
@@ -98,12 +67,12 @@ impl AirtimeScheduler {
     fn passes_to_skip<G: AirtimeGate>(&mut self, list: TxqList, lane: Ac, gate: &G) -> u64 {
         // Usually the pass refilled one of them out of debt, and the next serves it:
         // found comparing, without dividing.
-        let in_debt = |deficit_us, target_us, _, _| u64::from(!covers(deficit_us, target_us));
+        let in_debt = |d: Deficit, target_us, _, _| u64::from(d.owes(target_us));
         if self.least_owed(list, lane, gate, in_debt) == 0 {
             return 0;
         }
         if self.params.mode == SchedulingMode::StationFirst {
-            return self.least_owed(list, lane, gate, |d, t, q, _| quanta_owed(d, t, q));
+            return self.least_owed(list, lane, gate, |d, t, q, _| d.quanta_owed(t, q));
         }
         // Per-AC mode: a station can have several TXQs on the list, each visit of
         // which refills it.
@@ -124,12 +93,12 @@ impl AirtimeScheduler {
             }
         }
         self.least_owed(list, lane, gate, |d, t, q, visits| {
-            quanta_owed(d, t, q) / u64::from(visits)
+            d.quanta_owed(t, q) / u64::from(visits)
         })
     }
 
     /// The least, over the entries of `list` held back only by their deficit at their
-    /// last visit, of `owed(deficit_us, target_us, quantum_us, visits per pass)`; 0 if
+    /// last visit, of `owed(deficit, target_us, quantum_us, visits per pass)`; 0 if
     /// there are none. A station's visits per pass are its `pass_entries` (per-AC mode,
     /// once counted), else 1.
     fn least_owed<G: AirtimeGate>(
@@ -137,7 +106,7 @@ impl AirtimeScheduler {
         list: TxqList,
         lane: Ac,
         gate: &G,
-        owed: impl Fn(i64, u64, u32, u32) -> u64,
+        owed: impl Fn(Deficit, u64, u32, u32) -> u64,
     ) -> u64 {
         let mut least = u64::MAX;
         for entry in list.entries(&self.view(lane)) {
@@ -147,7 +116,7 @@ impl AirtimeScheduler {
                     match (self.params.mode, t.station) {
                         (SchedulingMode::PerAc, Some(slot)) if t.eligible => {
                             let station = self.station(slot);
-                            let deficit = station.ac[t.ac.index()].deficit_us;
+                            let deficit = station.ac[t.ac.index()].deficit;
                             let pending = gate.pending_us(station.id, t.ac).into();
                             let visits = station.pass_entries.max(1);
                             owed(deficit, pending, station.weight_us, visits)
@@ -162,7 +131,7 @@ impl AirtimeScheduler {
                     if !station.eligible {
                         continue;
                     }
-                    let deficit = station.ac[lane.index()].deficit_us;
+                    let deficit = station.ac[lane.index()].deficit;
                     let pending = pending_all_acs(gate, station.id);
                     owed(deficit, pending, station.weight_us, 1)
                 }
@@ -172,7 +141,7 @@ impl AirtimeScheduler {
                     if !l.eligible {
                         continue;
                     }
-                    owed(l.deficit_us, 0, group.weight_us, 1)
+                    owed(l.deficit, 0, group.weight_us, 1)
                 }
             };
             least = least.min(owes);
@@ -202,7 +171,8 @@ impl AirtimeScheduler {
                         let ac = t.ac;
                         let station = self.stations.at_mut(slot);
                         let pending = gate.pending_us(station.id, ac).into();
-                        station.refill_visits(ac, pending, passes);
+                        let (deficit, quantum_us) = station.drr(ac);
+                        deficit.refill_visits(quantum_us, pending, passes);
                     }
                 }
                 Node::Station(slot) => {
@@ -211,7 +181,8 @@ impl AirtimeScheduler {
                     // over without a refill.
                     if station.in_round(&self.phy_allowed) {
                         let pending = pending_all_acs(gate, station.id);
-                        station.refill_visits(lane, pending, passes);
+                        let (deficit, quantum_us) = station.drr(lane);
+                        deficit.refill_visits(quantum_us, pending, passes);
                     }
                 }
                 Node::Group(g) => {
@@ -229,7 +200,8 @@ impl AirtimeScheduler {
                         let sub = group.lanes[lane.index()].list;
                         self.advance(sub, lane, passes, gate);
                     } else {
-                        group.refill_visits(lane, passes);
+                        let (deficit, quantum_us) = group.drr(lane);
+                        deficit.refill_visits(quantum_us, 0, passes);
                     }
                 }
             }

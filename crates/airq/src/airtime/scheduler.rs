@@ -230,8 +230,8 @@ impl AirtimeScheduler {
             weight_us: s.weight_us,
             tx_airtime_us: s.ac.map(|a| a.tx_airtime_us),
             rx_airtime_us: s.ac.map(|a| a.rx_airtime_us),
-            deficit_us: Ac::ALL.map(|ac| lane(ac).deficit_us),
-            refills: Ac::ALL.map(|ac| lane(ac).refills),
+            deficit_us: Ac::ALL.map(|ac| lane(ac).deficit.us),
+            refills: Ac::ALL.map(|ac| lane(ac).deficit.refills),
         })
     }
 

@@ -1,7 +1,7 @@
 //! A station's airtime state per access category (mac80211 `struct airtime_info
 //! sta->airtime[ac]` and `sta->airtime_weight`, `net/mac80211/sta_info.h`).
 
-use super::pass_skip::refill_up_to;
+use super::deficit::Deficit;
 use super::txq_list::{Links, TxqList};
 use crate::ids::{Ac, StationId};
 use crate::time::{Duration, Instant};
@@ -35,16 +35,10 @@ pub(super) struct StationAirtime {
 
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct AcAirtime {
-    /// Credit in µs; starts at the weight (`__sta_info_alloc`). 64 bits (mac80211 has
-    /// an `s32`), so that no charge or refill the caller can cause saturates it: it is
-    /// refilled only while below the pending airtime (at most 4 × `u32::MAX` µs), so it
-    /// stays below 2^35, and charges of at most 2^33 µs each would take 2^30 calls to
-    /// bring it near `i64::MIN`.
-    pub(super) deficit_us: i64,
+    /// DRR credit (`airtime_info.deficit`).
+    pub(super) deficit: Deficit,
     pub(super) tx_airtime_us: u64,
     pub(super) rx_airtime_us: u64,
-    /// Times the deficit was refilled by the weight.
-    pub(super) refills: u64,
     /// When a TXQ of this station and AC was last scheduled with data queued
     /// (`ieee80211_txq_set_active`).
     pub(super) last_active: Option<Instant>,
@@ -53,7 +47,7 @@ pub(super) struct AcAirtime {
 impl StationAirtime {
     pub(super) fn new(id: StationId, weight_us: u32) -> Self {
         let ac = AcAirtime {
-            deficit_us: i64::from(weight_us),
+            deficit: Deficit::new(weight_us),
             ..AcAirtime::default()
         };
         StationAirtime {
@@ -70,27 +64,11 @@ impl StationAirtime {
         }
     }
 
-    /// Whether the effective deficit — the deficit minus airtime pending below the MAC
-    /// (mac80211 `ieee80211_sta_deficit`) — is negative.
-    #[inline]
-    pub(super) fn owes(&self, ac: Ac, pending_us: u64) -> bool {
-        self.ac[ac.index()].deficit_us < i64::try_from(pending_us).unwrap_or(i64::MAX)
-    }
-
-    /// Adds one quantum (the weight) to the deficit of `ac`.
-    #[inline]
-    pub(super) fn refill(&mut self, ac: Ac) {
-        let a = &mut self.ac[ac.index()];
-        a.deficit_us = a.deficit_us.saturating_add(i64::from(self.weight_us));
-        a.refills += 1;
-    }
-
-    /// What `visits` visits of `next_txq`'s loop add to the deficit of `ac`, each
-    /// refilling it while it owes (`pending_us` pending): up to `visits` quanta.
-    pub(super) fn refill_visits(&mut self, ac: Ac, pending_us: u64, visits: u64) {
-        let a = &mut self.ac[ac.index()];
-        let (deficit, refills) = (&mut a.deficit_us, &mut a.refills);
-        refill_up_to(deficit, refills, self.weight_us, pending_us, visits);
+    /// Its deficit in `lane` (an AC; station-first mode's one lane) and its quantum,
+    /// the weight.
+    #[inline(always)]
+    pub(super) fn drr(&mut self, lane: Ac) -> (&mut Deficit, u32) {
+        (&mut self.ac[lane.index()].deficit, self.weight_us)
     }
 
     /// Station-first mode: whether it has a scheduled TXQ in an AC that the round's PHY
