@@ -130,3 +130,60 @@ fn interface_txqs_are_removed_and_their_slots_reused() {
     s.remove_station(StationId(0)).unwrap();
     assert_eq!((s.txq_count(), s.txq_slots()), (0, 2));
 }
+
+/// One cycle of a group: created (nested in `parent` if given), a station put in it
+/// with data, the station moved out, the group removed.
+fn group_cycle(s: &mut AirtimeScheduler, parent: Option<GroupId>, station: StationId) -> GroupId {
+    let g = s.add_group(parent, 512, GroupMode::Limit).unwrap();
+    s.set_station_group(station, Some(g)).unwrap();
+    s.set_station_group(station, parent).unwrap();
+    s.remove_group(g).unwrap();
+    g
+}
+
+#[test]
+fn group_churn_keeps_the_group_table_flat_and_refuses_stale_ids() {
+    for mode in [SchedulingMode::PerAc, SchedulingMode::StationFirst] {
+        let params = AirtimeParams {
+            mode,
+            ..AirtimeParams::default()
+        };
+        let mut s = AirtimeScheduler::new(params).unwrap();
+        // Two groups stay throughout, one inside the other; a station with data.
+        let outer = s.add_group(None, 256, GroupMode::Share).unwrap();
+        let inner = s.add_group(Some(outer), 256, GroupMode::Share).unwrap();
+        s.add_station(StationId(0)).unwrap();
+        let t = s.add_txq(Some(StationId(0)), tid(0)).unwrap();
+        s.return_txq(t, true, Instant::ZERO).unwrap();
+        let first = group_cycle(&mut s, Some(inner), StationId(0));
+        for c in 0..30_000u32 {
+            let parent = [None, Some(outer), Some(inner)][c as usize % 3];
+            group_cycle(&mut s, parent, StationId(0));
+        }
+        s.set_station_group(StationId(0), Some(inner)).unwrap();
+        assert_eq!(s.group_slots(), 3, "group table grew");
+        assert_eq!(s.group_count(), 2);
+        // The slot of the first cycle's group holds another group's generation now.
+        let again = s.add_group(None, 256, GroupMode::Share).unwrap();
+        assert_eq!(again.index(), first.index());
+        assert_ne!(again, first);
+        let unknown = Err(SchedError::UnknownGroup(first.index));
+        assert_eq!(s.remove_group(first), unknown);
+        assert_eq!(s.set_group_weight(first, 1), unknown);
+        assert_eq!(s.set_group_mode(first, GroupMode::Share), unknown);
+        assert_eq!(s.set_group_parent(first, None), unknown);
+        assert_eq!(s.set_group_parent(again, Some(first)), unknown);
+        assert_eq!(
+            s.add_group(Some(first), 256, GroupMode::Share),
+            unknown.map(|()| again)
+        );
+        assert_eq!(s.set_station_group(StationId(0), Some(first)), unknown);
+        assert!(s.group_stats(first).is_err());
+        // The live ones are untouched, and the station is still scheduled.
+        assert_eq!(s.group_stats(inner).unwrap().parent, Some(outer));
+        assert_eq!(s.group_stats(again).unwrap().members, 0);
+        assert_eq!(s.station_group(StationId(0)), Ok(Some(inner)));
+        s.schedule_start_any(&mut NoAql);
+        assert_eq!(s.next_txq_any(&mut NoAql, Instant::ZERO), Some(t));
+    }
+}

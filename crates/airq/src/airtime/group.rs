@@ -18,22 +18,28 @@ use core::fmt;
 /// level is one step of recursion in `next_txq`, so it is bounded.
 pub const MAX_GROUP_DEPTH: u32 = 8;
 
-/// A group of stations, as [`AirtimeScheduler::add_group`] numbers them. Identifiers
-/// are not reused after [`remove_group`](AirtimeScheduler::remove_group): a scheduler
-/// creates at most [`AirtimeScheduler::MAX_GROUPS`] groups in its life.
+/// A group of stations, as [`AirtimeScheduler::add_group`] numbers them. As a
+/// [`TxqId`](super::TxqId), it carries its slot's generation: the slot of a removed
+/// group is reused (so the group table is as long as the most groups that existed at
+/// once), and an identifier kept after the removal is refused
+/// ([`SchedError::UnknownGroup`]) rather than reaching the slot's next group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct GroupId(pub(crate) u32);
+pub struct GroupId {
+    pub(crate) index: u32,
+    pub(crate) generation: u32,
+}
 
 impl GroupId {
-    /// Dense index from 0, usable for the caller's own per-group tables.
+    /// Dense index from 0, usable for the caller's own per-group tables: below the
+    /// most groups that existed at once (a removed group's index is reused).
     pub fn index(self) -> usize {
-        self.0 as usize
+        self.index as usize
     }
 }
 
 impl fmt::Display for GroupId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "group {}", self.0)
+        write!(f, "group {} (generation {})", self.index, self.generation)
     }
 }
 
@@ -69,6 +75,8 @@ pub(super) struct Group {
     pub(super) weight_us: u32,
     pub(super) mode: GroupMode,
     pub(super) live: bool,
+    /// Bumped each time the slot is freed, so stale [`GroupId`]s are refused.
+    pub(super) generation: u32,
     /// Stations and groups directly in it.
     pub(super) members: u32,
     /// Their summed weights: the denominator of each member's nominal share.
@@ -127,8 +135,8 @@ pub struct GroupStats {
 }
 
 impl AirtimeScheduler {
-    /// Most groups a scheduler creates in its life: a group's index is a list entry,
-    /// whose top two bits are the tag (`node.rs`).
+    /// Most groups that can exist at once: a group's index is a list entry, whose top
+    /// two bits are the tag (`node.rs`).
     pub const MAX_GROUPS: u32 = super::node::MAX_ENTRY_INDEX + 1;
 
     /// Creates a group inside `parent` (`None`: at the root, beside the ungrouped
@@ -144,43 +152,64 @@ impl AirtimeScheduler {
         let parent_index = parent.map(|p| self.group_index(p)).transpose()?;
         if let Some(p) = parent {
             if self.group_depth(parent_index) >= MAX_GROUP_DEPTH {
-                return Err(SchedError::GroupTooDeep(p));
+                return Err(SchedError::GroupTooDeep(p.index));
             }
         }
-        if self.groups.len() >= AirtimeScheduler::MAX_GROUPS as usize {
-            return Err(SchedError::TooManyGroups);
-        }
+        let index = match self.free_groups.last() {
+            Some(&index) => index,
+            None if self.groups.len() >= AirtimeScheduler::MAX_GROUPS as usize => {
+                return Err(SchedError::TooManyGroups)
+            }
+            None => self.groups.len() as u32,
+        };
         let lane = GroupLane {
             deficit: Deficit::new(weight_us),
             ..GroupLane::default()
         };
-        self.groups.push(Group {
+        let group = Group {
             parent: parent_index,
             weight_us,
             mode,
             live: true,
+            generation: 0,
             members: 0,
             member_weight_us: 0,
             lanes: [lane; Ac::COUNT],
             airtime_us: [0; Ac::COUNT],
             limit: LimitBucket::new(0, self.params.limit_burst),
-        });
+        };
+        if let Some(old) = self.groups.get_mut(index as usize) {
+            self.free_groups.pop();
+            *old = Group {
+                generation: old.generation,
+                ..group
+            };
+        } else {
+            self.groups.push(group);
+        }
         self.add_member(parent_index, weight_us);
         self.live_groups += 1;
         self.enter_tree();
         self.refresh_limits();
-        Ok(GroupId(self.groups.len() as u32 - 1))
+        Ok(self.group_id(index))
     }
 
-    /// Removes an empty group. Its identifier is not reused.
+    /// Removes an empty group. Its identifier is refused from now on; its slot is
+    /// reused.
     pub fn remove_group(&mut self, group: GroupId) -> Result<(), SchedError> {
         let g = self.group_index(group)?;
         if self.groups[g as usize].members > 0 {
-            return Err(SchedError::GroupNotEmpty(group));
+            return Err(SchedError::GroupNotEmpty(group.index));
         }
         // Empty, so it is on no list.
         let grp = &mut self.groups[g as usize];
+        debug_assert!(grp
+            .lanes
+            .iter()
+            .all(|l| l.list.is_empty() && !l.links.listed));
         grp.live = false;
+        grp.generation = grp.generation.wrapping_add(1);
+        self.free_groups.push(g);
         let (parent, weight_us) = (grp.parent, grp.weight_us);
         self.remove_member(parent, weight_us);
         self.live_groups -= 1;
@@ -227,10 +256,10 @@ impl AirtimeScheduler {
         let new_parent = parent.map(|p| self.group_index(p)).transpose()?;
         if let (Some(p), Some(parent)) = (new_parent, parent) {
             if self.is_within(p, g) {
-                return Err(SchedError::GroupCycle(group));
+                return Err(SchedError::GroupCycle(group.index));
             }
             if self.group_depth(Some(p)) + self.group_height(g) > MAX_GROUP_DEPTH {
-                return Err(SchedError::GroupTooDeep(parent));
+                return Err(SchedError::GroupTooDeep(parent.index));
             }
         }
         let old_parent = self.groups[g as usize].parent;
@@ -281,7 +310,10 @@ impl AirtimeScheduler {
 
     /// The group a station is in.
     pub fn station_group(&self, station: StationId) -> Result<Option<GroupId>, SchedError> {
-        Ok(self.station(self.slot(station)?).group.map(GroupId))
+        Ok(self
+            .station(self.slot(station)?)
+            .group
+            .map(|g| self.group_id(g)))
     }
 
     /// Accounting of a group.
@@ -292,7 +324,7 @@ impl AirtimeScheduler {
         let share_ppm = (u128::from(self.nominal_share_q32(g)) * 1_000_000) >> 32;
         Ok(GroupStats {
             group,
-            parent: grp.parent.map(GroupId),
+            parent: grp.parent.map(|p| self.group_id(p)),
             weight_us: grp.weight_us,
             mode: grp.mode,
             members: grp.members,
@@ -322,9 +354,28 @@ impl AirtimeScheduler {
 
     pub(super) fn group_index(&self, group: GroupId) -> Result<u32, SchedError> {
         match self.groups.get(group.index()) {
-            Some(g) if g.live => Ok(group.0),
-            _ => Err(SchedError::UnknownGroup(group)),
+            Some(g) if g.live && g.generation == group.generation => Ok(group.index),
+            _ => Err(SchedError::UnknownGroup(group.index)),
         }
+    }
+
+    /// The id of the group in slot `index`.
+    fn group_id(&self, index: u32) -> GroupId {
+        GroupId {
+            index,
+            generation: self.groups[index as usize].generation,
+        }
+    }
+
+    /// Groups that exist (created and not removed).
+    pub fn group_count(&self) -> usize {
+        self.live_groups as usize
+    }
+
+    /// Slots of the group table: the most groups that have existed at once. Stays flat
+    /// while groups come and go (the slots of removed groups are reused).
+    pub fn group_slots(&self) -> usize {
+        self.groups.len()
     }
 
     /// Levels of groups from `group` up to the root: 0 for the root itself.

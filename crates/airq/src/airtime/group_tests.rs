@@ -299,10 +299,13 @@ fn may_transmit_checks_the_groups_above_the_txq() {
 fn contract_errors() {
     let mut s = AirtimeScheduler::new(AirtimeParams::default()).unwrap();
     s.add_station(StationId(0)).unwrap();
-    let ghost = GroupId(99);
+    let ghost = GroupId {
+        index: 99,
+        generation: 0,
+    };
     assert_eq!(
         s.add_group(Some(ghost), 256, GroupMode::Share),
-        Err(SchedError::UnknownGroup(ghost))
+        Err(SchedError::UnknownGroup(ghost.index))
     );
     assert_eq!(
         s.add_group(None, 0, GroupMode::Share),
@@ -315,17 +318,17 @@ fn contract_errors() {
     );
     assert_eq!(
         s.set_group_mode(ghost, GroupMode::Limit),
-        Err(SchedError::UnknownGroup(ghost))
+        Err(SchedError::UnknownGroup(ghost.index))
     );
     // Cycles: a group in itself, or in its own subgroup.
     let b = s.add_group(Some(a), 256, GroupMode::Share).unwrap();
     assert_eq!(
         s.set_group_parent(a, Some(a)),
-        Err(SchedError::GroupCycle(a))
+        Err(SchedError::GroupCycle(a.index))
     );
     assert_eq!(
         s.set_group_parent(a, Some(b)),
-        Err(SchedError::GroupCycle(a))
+        Err(SchedError::GroupCycle(a.index))
     );
     // Depth: a, b and six more make eight levels; a ninth is refused.
     let mut chain = alloc::vec![a, b];
@@ -336,47 +339,50 @@ fn contract_errors() {
     let deepest = chain[7];
     assert_eq!(
         s.add_group(Some(deepest), 256, GroupMode::Share),
-        Err(SchedError::GroupTooDeep(deepest))
+        Err(SchedError::GroupTooDeep(deepest.index))
     );
     let c = s.add_group(None, 256, GroupMode::Share).unwrap();
     let d = s.add_group(Some(c), 256, GroupMode::Share).unwrap();
     assert_eq!(
         s.set_group_parent(c, Some(chain[6])),
-        Err(SchedError::GroupTooDeep(chain[6])),
+        Err(SchedError::GroupTooDeep(chain[6].index)),
         "c and d below seven levels make nine"
     );
     s.set_group_parent(c, Some(chain[5])).unwrap();
     s.set_group_parent(c, None).unwrap();
     // Removal only when empty.
     s.set_station_group(StationId(0), Some(d)).unwrap();
-    assert_eq!(s.remove_group(d), Err(SchedError::GroupNotEmpty(d)));
-    assert_eq!(s.remove_group(c), Err(SchedError::GroupNotEmpty(c)));
+    assert_eq!(s.remove_group(d), Err(SchedError::GroupNotEmpty(d.index)));
+    assert_eq!(s.remove_group(c), Err(SchedError::GroupNotEmpty(c.index)));
     s.set_station_group(StationId(0), None).unwrap();
     s.remove_group(d).unwrap();
-    assert_eq!(s.remove_group(d), Err(SchedError::UnknownGroup(d)));
+    assert_eq!(s.remove_group(d), Err(SchedError::UnknownGroup(d.index)));
     assert_eq!(
         s.set_station_group(StationId(0), Some(d)),
-        Err(SchedError::UnknownGroup(d))
+        Err(SchedError::UnknownGroup(d.index))
     );
     assert_eq!(
         s.set_station_group(StationId(7), Some(c)),
         Err(SchedError::UnknownStation(StationId(7)))
     );
-    assert_eq!(s.group_stats(d), Err(SchedError::UnknownGroup(d)));
+    assert_eq!(s.group_stats(d), Err(SchedError::UnknownGroup(d.index)));
     assert_eq!(s.station_group(StationId(0)), Ok(None));
     // Messages name what is wrong.
     for (e, needle) in [
-        (SchedError::UnknownGroup(d), "group 9 does not exist"),
         (
-            SchedError::GroupCycle(a),
+            SchedError::UnknownGroup(d.index),
+            "group 9 does not exist (never created, or removed since)",
+        ),
+        (
+            SchedError::GroupCycle(a.index),
             "group 0 cannot be nested in itself or in a group inside it",
         ),
         (
-            SchedError::GroupTooDeep(b),
+            SchedError::GroupTooDeep(b.index),
             "nesting in group 1 would make groups more than 8 deep",
         ),
         (
-            SchedError::GroupNotEmpty(c),
+            SchedError::GroupNotEmpty(c.index),
             "group 8 still has stations or groups",
         ),
     ] {

@@ -98,7 +98,7 @@
 //!   with its station). Ids carry their slot's generation: a stale one is
 //!   [`SchedError::UnknownTxq`], never the slot's next TXQ.
 //! - `add_txq`: fewer than [`AirtimeScheduler::MAX_TXQS`] TXQs; `add_group`: fewer than
-//!   [`AirtimeScheduler::MAX_GROUPS`] groups created.
+//!   [`AirtimeScheduler::MAX_GROUPS`] groups.
 //! - Weights (`set_weight`, `add_group`, `set_group_weight`): 1 to
 //!   [`AirtimeParams::MAX_WEIGHT_US`] µs.
 //! - Calls taking a [`GroupId`]: a live group; nesting without cycles, at most
@@ -265,18 +265,20 @@ pub enum SchedError {
     UnknownTxq(u32),
     /// [`AirtimeScheduler::MAX_TXQS`] TXQs exist already.
     TooManyTxqs,
-    /// [`AirtimeScheduler::MAX_GROUPS`] groups have been created.
+    /// [`AirtimeScheduler::MAX_GROUPS`] groups exist already.
     TooManyGroups,
     /// Weights are 1 to [`AirtimeParams::MAX_WEIGHT_US`] µs.
     WeightOutOfRange(u32),
-    /// No such group (never created, or removed).
-    UnknownGroup(GroupId),
+    /// No such group — never created here, or removed (the id's generation is stale) —
+    /// named, as the group errors below, by the id's [`index`](GroupId::index), which
+    /// keeps the error at 8 bytes.
+    UnknownGroup(u32),
     /// The group cannot be nested in itself or in a group inside it.
-    GroupCycle(GroupId),
+    GroupCycle(u32),
     /// Nesting in this group would make the hierarchy deeper than [`MAX_GROUP_DEPTH`].
-    GroupTooDeep(GroupId),
+    GroupTooDeep(u32),
     /// A group with members (stations or groups) cannot be removed.
-    GroupNotEmpty(GroupId),
+    GroupNotEmpty(u32),
 }
 
 impl fmt::Display for SchedError {
@@ -298,7 +300,7 @@ impl fmt::Display for SchedError {
             ),
             SchedError::TooManyGroups => write!(
                 f,
-                "{} groups have been created, the most a scheduler numbers",
+                "{} groups exist already, the most a scheduler holds",
                 AirtimeScheduler::MAX_GROUPS
             ),
             SchedError::WeightOutOfRange(w) => write!(
@@ -306,17 +308,21 @@ impl fmt::Display for SchedError {
                 "airtime weight must be between 1 and {} us, got {w}",
                 AirtimeParams::MAX_WEIGHT_US
             ),
-            SchedError::UnknownGroup(g) => write!(f, "{g} does not exist"),
-            SchedError::GroupCycle(g) => {
-                write!(f, "{g} cannot be nested in itself or in a group inside it")
-            }
+            SchedError::UnknownGroup(g) => write!(
+                f,
+                "group {g} does not exist (never created, or removed since)"
+            ),
+            SchedError::GroupCycle(g) => write!(
+                f,
+                "group {g} cannot be nested in itself or in a group inside it"
+            ),
             SchedError::GroupTooDeep(parent) => write!(
                 f,
-                "nesting in {parent} would make groups more than {MAX_GROUP_DEPTH} deep"
+                "nesting in group {parent} would make groups more than {MAX_GROUP_DEPTH} deep"
             ),
             SchedError::GroupNotEmpty(g) => write!(
                 f,
-                "{g} still has stations or groups in it; move them out first"
+                "group {g} still has stations or groups in it; move them out first"
             ),
         }
     }

@@ -32,8 +32,11 @@ pub struct AirtimeScheduler {
     /// 1 and make a TXQ last served in an old round 1 look already served — a round
     /// ending at once, for good if nothing is in flight to start another.
     pub(super) refused: [bool; Ac::COUNT],
-    /// Groups by index; removed ones stay, dead, so that identifiers are not reused.
+    /// Groups by index; a removed group's slot is reused (`free_groups`), so the table
+    /// is as long as the most groups that existed at once.
     pub(super) groups: Vec<Group>,
+    /// Slots of removed groups, reused last-freed first.
+    pub(super) free_groups: Vec<u32>,
     pub(super) live_groups: u32,
     /// Summed weights of the root's members (ungrouped stations, top-level groups).
     pub(super) root_member_weight_us: u64,
@@ -67,6 +70,7 @@ impl AirtimeScheduler {
             rounds: [0; Ac::COUNT],
             refused: [true; Ac::COUNT],
             groups: Vec::new(),
+            free_groups: Vec::new(),
             live_groups: 0,
             root_member_weight_us: 0,
             tree: params.mode == SchedulingMode::StationFirst,

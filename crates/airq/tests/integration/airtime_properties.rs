@@ -271,7 +271,10 @@ impl Harness {
                     .set_group_parent(self.groups[group], parent.map(|p| self.groups[p]));
                 match parent {
                     Some(p) if self.chain(Some(p)).contains(&group) => {
-                        assert_eq!(result, Err(SchedError::GroupCycle(self.groups[group])))
+                        assert_eq!(
+                            result,
+                            Err(SchedError::GroupCycle(self.groups[group].index() as u32))
+                        )
                     }
                     _ => {
                         result.unwrap();
