@@ -78,6 +78,9 @@ impl AirtimeScheduler {
     /// [`return_txq`](Self::return_txq); `None` when nothing is eligible in this round
     /// (`ieee80211_next_txq`). In station-first mode, always `None`: the driver asks
     /// [`next_txq_any`](Self::next_txq_any).
+    ///
+    /// Contract: none, beyond a gate that answers the same within the call (rule 11);
+    /// any `now` (rule 12).
     #[inline]
     pub fn next_txq(&mut self, ac: Ac, gate: &mut impl AirtimeGate, now: Instant) -> Option<TxqId> {
         let round = self.rounds[ac.index()];
@@ -364,6 +367,8 @@ impl AirtimeScheduler {
     /// when airtime fairness and `sparse_first` are on, so a newly active station is
     /// served first — or, empty, if its station was active within the window and may
     /// still owe airtime.
+    ///
+    /// Contract: a live TXQ (rule 4); any `now` (rule 12).
     pub fn return_txq(
         &mut self,
         txq: TxqId,
@@ -425,6 +430,8 @@ impl AirtimeScheduler {
     }
 
     /// Removes a TXQ from scheduling (e.g. its queue was purged).
+    ///
+    /// Contract: a live TXQ (rule 4).
     pub fn unschedule(&mut self, txq: TxqId) -> Result<(), SchedError> {
         self.txq(txq)?;
         self.txq_unlink(txq);
@@ -439,6 +446,8 @@ impl AirtimeScheduler {
     /// With groups, the same happens at every level above the TXQ, and it is refused
     /// if any group above it is in deficit. `Limit` groups' wall-time caps need the
     /// time: use [`may_transmit_at`](Self::may_transmit_at) to enforce them too.
+    ///
+    /// Contract: a live TXQ (rule 4).
     pub fn may_transmit(
         &mut self,
         txq: TxqId,
@@ -449,6 +458,8 @@ impl AirtimeScheduler {
 
     /// [`may_transmit`](Self::may_transmit) that also holds `Limit` groups to their
     /// wall-time caps at `now`.
+    ///
+    /// Contract: a live TXQ (rule 4); any `now` (rule 12).
     pub fn may_transmit_at(
         &mut self,
         txq: TxqId,
@@ -585,6 +596,8 @@ impl AirtimeScheduler {
     /// deficit is charged with what the TX/RX flags select, and only while the station
     /// is active, so an idle station does not go into debt. The same charge goes to
     /// every group above the station, and to the wall-time credit of `Limit` ones.
+    ///
+    /// Contract: a registered station (rule 3); any airtime and `now` (rule 12).
     pub fn register_airtime(
         &mut self,
         station: StationId,
@@ -718,6 +731,8 @@ impl AirtimeScheduler {
 
     /// The TXQs scheduled in `ac`, in list order (with groups: depth first, each
     /// group's TXQs where the group stands in its parent's list).
+    ///
+    /// Contract: none.
     pub fn active_txqs(&self, ac: Ac) -> impl Iterator<Item = TxqId> + '_ {
         let mut txqs = Vec::new();
         self.list_collect_txqs(Owner::Root(self.lane(ac)), ac, &mut txqs);

@@ -142,6 +142,11 @@ impl AirtimeScheduler {
     /// Creates a group inside `parent` (`None`: at the root, beside the ungrouped
     /// stations) with a DRR weight in µs per refill, as a station's. Its deficit
     /// starts at its weight.
+    ///
+    /// Contract: a weight of 1 to
+    /// [`MAX_WEIGHT_US`](super::AirtimeParams::MAX_WEIGHT_US) µs (rule 6); a live parent
+    /// (rule 7) less than [`MAX_GROUP_DEPTH`] deep (rule 9); fewer than
+    /// [`MAX_GROUPS`](Self::MAX_GROUPS) groups (rule 5).
     pub fn add_group(
         &mut self,
         parent: Option<GroupId>,
@@ -157,7 +162,7 @@ impl AirtimeScheduler {
         }
         let index = match self.free_groups.last() {
             Some(&index) => index,
-            None if self.groups.len() >= AirtimeScheduler::MAX_GROUPS as usize => {
+            None if self.groups.len() >= self.capacity(AirtimeScheduler::MAX_GROUPS) => {
                 return Err(SchedError::TooManyGroups)
             }
             None => self.groups.len() as u32,
@@ -196,6 +201,8 @@ impl AirtimeScheduler {
 
     /// Removes an empty group. Its identifier is refused from now on; its slot is
     /// reused.
+    ///
+    /// Contract: a live group (rule 7) with no member (rule 10).
     pub fn remove_group(&mut self, group: GroupId) -> Result<(), SchedError> {
         let g = self.group_index(group)?;
         if self.groups[g as usize].members > 0 {
@@ -220,6 +227,9 @@ impl AirtimeScheduler {
 
     /// Sets a group's weight: its share among its parent's members is proportional to
     /// it.
+    ///
+    /// Contract: a live group (rule 7); a weight of 1 to
+    /// [`MAX_WEIGHT_US`](super::AirtimeParams::MAX_WEIGHT_US) µs (rule 6).
     pub fn set_group_weight(&mut self, group: GroupId, weight_us: u32) -> Result<(), SchedError> {
         check_weight(weight_us)?;
         let g = self.group_index(group)?;
@@ -233,6 +243,8 @@ impl AirtimeScheduler {
     }
 
     /// Sets a group's mode. A group made `Limit` starts with a full bucket.
+    ///
+    /// Contract: a live group (rule 7).
     pub fn set_group_mode(&mut self, group: GroupId, mode: GroupMode) -> Result<(), SchedError> {
         let g = self.group_index(group)?;
         let burst = self.params.limit_burst;
@@ -247,6 +259,9 @@ impl AirtimeScheduler {
 
     /// Moves a group, with everything in it, into `parent` (`None`: the root). What it
     /// has scheduled goes to the back of its new parent's lists.
+    ///
+    /// Contract: live groups (rule 7); no cycle (rule 8); at most [`MAX_GROUP_DEPTH`]
+    /// levels (rule 9).
     pub fn set_group_parent(
         &mut self,
         group: GroupId,
@@ -278,6 +293,8 @@ impl AirtimeScheduler {
 
     /// Puts a station in a group, or (`None`) back at the root. Its scheduled TXQs go
     /// to the back of the new group's lists; its deficits go with it.
+    ///
+    /// Contract: a registered station (rule 3); a live group (rule 7).
     pub fn set_station_group(
         &mut self,
         station: StationId,
@@ -309,6 +326,8 @@ impl AirtimeScheduler {
     }
 
     /// The group a station is in.
+    ///
+    /// Contract: a registered station (rule 3).
     pub fn station_group(&self, station: StationId) -> Result<Option<GroupId>, SchedError> {
         Ok(self
             .station(self.slot(station)?)
@@ -317,6 +336,8 @@ impl AirtimeScheduler {
     }
 
     /// Accounting of a group.
+    ///
+    /// Contract: a live group (rule 7).
     pub fn group_stats(&self, group: GroupId) -> Result<GroupStats, SchedError> {
         let g = self.group_index(group)?;
         let grp = &self.groups[g as usize];
@@ -342,6 +363,8 @@ impl AirtimeScheduler {
     /// nothing may leave the channel idle until then. (A group's credit grows linearly,
     /// so the instant is exact even for a group not looked at lately, e.g. one inside
     /// another limited group.) O(groups).
+    ///
+    /// Contract: any `now` (rule 12).
     pub fn next_timeout(&self, now: Instant) -> Option<Instant> {
         self.groups
             .iter()

@@ -83,32 +83,52 @@
 
 //! # Contract
 //!
-//! What a driver must guarantee, per call; a call that breaks it gets a [`SchedError`]
-//! and changes nothing — never a panic, a hang or corrupted lists (`contract_errors` in
-//! `tests.rs` and `group_tests.rs`, `churn_tests.rs`, and the random driver of the
-//! integration tests):
+//! What a driver must guarantee, per call. A call that breaks a rule gets a
+//! [`SchedError`] naming what was wrong and changes nothing — never a panic, a hang or
+//! corrupted lists. `contract_tests.rs` has one test per rule (`rule_N_…`), each
+//! breaking it with every call it covers in both scheduling modes, with groups; the
+//! random driver of the integration tests (`driver_fuzz.rs`) mixes such calls with
+//! legal ones.
 //!
-//! - [`AirtimeScheduler::new`]: a default weight 1 to [`AirtimeParams::MAX_WEIGHT_US`].
-//! - `add_station`: an id at most [`StationId::MAX`], not registered already.
-//! - Calls taking a [`StationId`] (`remove_station`, `set_weight`, `register_airtime`,
-//!   `station_stats`, `set_station_group`, `station_group`, `add_txq`): a registered
-//!   station.
-//! - Calls taking a [`TxqId`] (`return_txq`, `unschedule`, `may_transmit(_at)`,
-//!   `remove_txq`, `txq_owner`): a TXQ `add_txq` returned, not removed since (itself or
-//!   with its station). Ids carry their slot's generation: a stale one is
-//!   [`SchedError::UnknownTxq`], never the slot's next TXQ.
-//! - `add_txq`: fewer than [`AirtimeScheduler::MAX_TXQS`] TXQs; `add_group`: fewer than
-//!   [`AirtimeScheduler::MAX_GROUPS`] groups.
-//! - Weights (`set_weight`, `add_group`, `set_group_weight`): 1 to
-//!   [`AirtimeParams::MAX_WEIGHT_US`] µs.
-//! - Calls taking a [`GroupId`]: a live group; nesting without cycles, at most
-//!   [`MAX_GROUP_DEPTH`] deep; `remove_group` of an empty group.
-//! - The [`AirtimeGate`] answers the same within one call (see there).
+//! 1. [`AirtimeScheduler::new`]: a default weight of 1 to
+//!    [`AirtimeParams::MAX_WEIGHT_US`] µs ([`SchedError::WeightOutOfRange`]).
+//! 2. `add_station`: an id at most [`StationId::MAX`]
+//!    ([`SchedError::StationIdOutOfRange`]), not registered already
+//!    ([`SchedError::DuplicateStation`]).
+//! 3. Calls taking a [`StationId`] (`remove_station`, `set_weight`, `register_airtime`,
+//!    `station_stats`, `set_station_group`, `station_group`, `add_txq`): a registered
+//!    station ([`SchedError::UnknownStation`]).
+//! 4. Calls taking a [`TxqId`] (`return_txq`, `unschedule`, `may_transmit(_at)`,
+//!    `remove_txq`, `txq_owner`): a TXQ `add_txq` returned, not removed since (itself
+//!    or with its station) ([`SchedError::UnknownTxq`]). Ids carry their slot's
+//!    generation: a stale one never reaches the slot's next TXQ.
+//! 5. `add_txq`: fewer than [`AirtimeScheduler::MAX_TXQS`] TXQs
+//!    ([`SchedError::TooManyTxqs`]); `add_group`: fewer than
+//!    [`AirtimeScheduler::MAX_GROUPS`] groups ([`SchedError::TooManyGroups`]). Removed
+//!    ones make room: slots are reused, so tables are as long as the most objects that
+//!    existed at once.
+//! 6. Weights (`set_weight`, `add_group`, `set_group_weight`): 1 to
+//!    [`AirtimeParams::MAX_WEIGHT_US`] µs ([`SchedError::WeightOutOfRange`]).
+//! 7. Calls taking a [`GroupId`] (`add_group`'s parent, `remove_group`,
+//!    `set_group_weight`, `set_group_mode`, `set_group_parent`, `set_station_group`,
+//!    `group_stats`): a live group ([`SchedError::UnknownGroup`]); ids carry
+//!    generations, as TXQs' do.
+//! 8. Nesting (`set_group_parent`): without cycles ([`SchedError::GroupCycle`]).
+//! 9. Nesting (`add_group`, `set_group_parent`): at most [`MAX_GROUP_DEPTH`] levels
+//!    ([`SchedError::GroupTooDeep`]).
+//! 10. `remove_group`: of an empty group ([`SchedError::GroupNotEmpty`]).
+//! 11. The [`AirtimeGate`] answers the same within one call (see there). A gate that
+//!     does not gets no error — the scheduler cannot tell — but every call still ends
+//!     after bounded work, lists intact.
+//! 12. Nothing else is asked: any airtime (`register_airtime` up to `u32::MAX` µs each,
+//!     TX and RX), any pending airtime a gate reports, any `now` (backwards, or at the
+//!     end of time) is taken. Deficits are 64-bit and refills of a deep debt are
+//!     computed, not looped, so each `next_txq` costs O(TXQs listed), and
+//!     `remove_station` O(its TXQs).
 //!
-//! Any airtime (`register_airtime` up to `u32::MAX` µs each, TX and RX), any pending
-//! airtime a gate reports, any `now` is taken: deficits are 64-bit and refills of a
-//! deep debt are computed, not looped, so each `next_txq` costs O(TXQs listed), and
-//! `remove_station` O(its TXQs).
+//! In station-first mode the per-AC calls `schedule_start` and `next_txq` do nothing
+//! (the driver uses `schedule_start_any` and `next_txq_any`): not an error, as a
+//! driver written for both modes may call both.
 
 mod deficit;
 mod drr;
@@ -124,6 +144,8 @@ mod txq_list;
 
 #[cfg(test)]
 mod churn_tests;
+#[cfg(test)]
+mod contract_tests;
 #[cfg(test)]
 mod group_tests;
 #[cfg(test)]

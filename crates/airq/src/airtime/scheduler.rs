@@ -52,6 +52,9 @@ pub struct AirtimeScheduler {
     /// Tests turn it off to compare with mac80211's loop, one quantum per visit.
     #[cfg(test)]
     pub(super) pass_skip: bool,
+    /// Tests lower the most TXQs and groups at once, to reach the limits.
+    #[cfg(test)]
+    pub(super) test_capacity: Option<u32>,
 }
 
 impl AirtimeScheduler {
@@ -59,6 +62,8 @@ impl AirtimeScheduler {
     /// bits tag stations and groups (`node.rs`).
     pub const MAX_TXQS: u32 = super::node::MAX_ENTRY_INDEX + 1;
 
+    ///
+    /// Contract: parameters that [`validate`](AirtimeParams::validate) (rule 1).
     pub fn new(params: AirtimeParams) -> Result<Self, SchedError> {
         params.validate()?;
         Ok(AirtimeScheduler {
@@ -78,6 +83,8 @@ impl AirtimeScheduler {
             phy_allowed: [false; Ac::COUNT],
             #[cfg(test)]
             pass_skip: true,
+            #[cfg(test)]
+            test_capacity: None,
         })
     }
 
@@ -87,6 +94,8 @@ impl AirtimeScheduler {
 
     /// Registers a station with the default weight, at the root (in no group); its
     /// deficit starts at the weight.
+    ///
+    /// Contract: an id at most [`StationId::MAX`], not registered (rule 2).
     pub fn add_station(&mut self, id: StationId) -> Result<(), SchedError> {
         let weight_us = self.params.default_weight_us;
         let station = StationAirtime::new(id, weight_us);
@@ -103,6 +112,8 @@ impl AirtimeScheduler {
 
     /// Removes a station and unschedules its TXQs, which cease to exist (their ids are
     /// refused from now on, their slots reused). O(its TXQs).
+    ///
+    /// Contract: a registered station (rule 3).
     pub fn remove_station(&mut self, id: StationId) -> Result<(), SchedError> {
         let slot = self.slot(id)?;
         for i in core::mem::take(&mut self.station_mut(slot).txqs) {
@@ -118,6 +129,9 @@ impl AirtimeScheduler {
 
     /// Sets a station's weight: its long-run airtime share is proportional to it
     /// (`iw … station set … airtime_weight`).
+    ///
+    /// Contract: a registered station (rule 3); a weight of 1 to
+    /// [`AirtimeParams::MAX_WEIGHT_US`] µs (rule 6).
     pub fn set_weight(&mut self, id: StationId, weight_us: u32) -> Result<(), SchedError> {
         check_weight(weight_us)?;
         let slot = self.slot(id)?;
@@ -134,13 +148,13 @@ impl AirtimeScheduler {
     /// `tid`, in the TID's access category. It starts unscheduled. Reuses the slot of a
     /// removed TXQ if there is one.
     ///
-    /// Contract: `station` is registered ([`SchedError::UnknownStation`]); at most
-    /// [`MAX_TXQS`](Self::MAX_TXQS) TXQs exist at once ([`SchedError::TooManyTxqs`]).
+    /// Contract: a registered station, or `None` (rule 3); fewer than
+    /// [`MAX_TXQS`](Self::MAX_TXQS) TXQs (rule 5).
     pub fn add_txq(&mut self, station: Option<StationId>, tid: Tid) -> Result<TxqId, SchedError> {
         let slot = station.map(|id| self.slot(id)).transpose()?;
         let index = match self.free_txqs.last() {
             Some(&index) => index,
-            None if self.txqs.len() >= Self::MAX_TXQS as usize => {
+            None if self.txqs.len() >= self.capacity(Self::MAX_TXQS) => {
                 return Err(SchedError::TooManyTxqs)
             }
             None => self.txqs.len() as u32,
@@ -173,6 +187,8 @@ impl AirtimeScheduler {
     /// Removes a TXQ (e.g. an interface's, when the interface goes), unscheduling it.
     /// Its id is refused from now on; its slot is reused. A station's TXQs are also
     /// removed with the station.
+    ///
+    /// Contract: a live TXQ (rule 4).
     pub fn remove_txq(&mut self, txq: TxqId) -> Result<(), SchedError> {
         let station = self.txq(txq)?.station;
         self.txq_unlink(txq);
@@ -209,6 +225,8 @@ impl AirtimeScheduler {
     /// [`next_txq`](Self::next_txq) hands out nothing this round.
     /// Station-first mode starts its rounds with
     /// [`schedule_start_any`](Self::schedule_start_any) instead; this does nothing.
+    ///
+    /// Contract: none; any gate (rule 11).
     pub fn schedule_start(&mut self, ac: Ac, gate: &mut impl AirtimeGate) {
         if self.params.mode == SchedulingMode::StationFirst {
             return;
@@ -226,6 +244,8 @@ impl AirtimeScheduler {
     }
 
     /// Airtime statistics of a station.
+    ///
+    /// Contract: a registered station (rule 3).
     pub fn station_stats(&self, id: StationId) -> Result<StationAirtimeStats, SchedError> {
         let s = self.station(self.slot(id)?);
         let lane = |ac: Ac| &s.ac[self.lane(ac).index()];
@@ -276,6 +296,8 @@ impl AirtimeScheduler {
     }
 
     /// The station and TID of a TXQ (`None` station: an interface TXQ).
+    ///
+    /// Contract: a live TXQ (rule 4).
     pub fn txq_owner(&self, txq: TxqId) -> Result<(Option<StationId>, Tid), SchedError> {
         let t = self.txq(txq)?;
         Ok((t.station.map(|slot| self.station(slot).id), t.tid))
@@ -286,6 +308,16 @@ impl AirtimeScheduler {
             Some(t) if t.live && t.generation == txq.generation => Ok(t),
             _ => Err(SchedError::UnknownTxq(txq.index)),
         }
+    }
+
+    /// `limit` (of TXQs or groups at once), or the lower one a test set.
+    #[inline]
+    pub(super) fn capacity(&self, limit: u32) -> usize {
+        #[cfg(test)]
+        if let Some(capacity) = self.test_capacity {
+            return capacity.min(limit) as usize;
+        }
+        limit as usize
     }
 
     /// The id of the TXQ in slot `index`.

@@ -50,6 +50,8 @@ impl AirtimeScheduler {
     /// mode: [`schedule_start`](Self::schedule_start) of every AC. Station-first mode:
     /// the PHY gate is asked per AC (`ieee80211_txq_schedule_airtime_check`); the round
     /// advances if it allows any, and only the ACs it allowed are served this round.
+    ///
+    /// Contract: none; any gate (rule 11).
     pub fn schedule_start_any(&mut self, gate: &mut impl AirtimeGate) {
         if !self.is_station_first() {
             for ac in Ac::ALL {
@@ -71,6 +73,8 @@ impl AirtimeScheduler {
     /// The next TXQ to serve, of any AC. Station-first mode: the station chosen by
     /// airtime DRR over all ACs, and its highest-priority scheduled TXQ. Per-AC mode:
     /// strict priority — [`next_txq`](Self::next_txq) of VO, then VI, BE and BK.
+    ///
+    /// Contract: as [`next_txq`](Self::next_txq)'s (rules 11, 12).
     pub fn next_txq_any(&mut self, gate: &mut impl AirtimeGate, now: Instant) -> Option<TxqId> {
         if !self.is_station_first() {
             return Ac::ALL

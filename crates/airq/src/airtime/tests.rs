@@ -289,35 +289,6 @@ fn may_transmit_rotates_those_ahead_and_refuses_a_station_in_debt() {
     assert_eq!(*list(&s).last().unwrap(), 1, "refused: moved to the back");
 }
 
-#[test]
-fn contract_errors() {
-    let (mut s, q) = fixture(1, AirtimeParams::default());
-    assert_eq!(
-        s.add_station(sta(0)),
-        Err(SchedError::DuplicateStation(sta(0)))
-    );
-    assert_eq!(
-        s.set_weight(sta(0), 0),
-        Err(SchedError::WeightOutOfRange(0))
-    );
-    assert_eq!(
-        s.set_weight(sta(9), 10),
-        Err(SchedError::UnknownStation(sta(9)))
-    );
-    assert_eq!(
-        s.add_station(sta(StationId::MAX + 1)),
-        Err(SchedError::StationIdOutOfRange(sta(StationId::MAX + 1)))
-    );
-    s.return_txq(q[0], true, Instant::ZERO).unwrap();
-    s.remove_station(sta(0)).unwrap();
-    assert!(list(&s).is_empty());
-    assert_eq!(
-        s.return_txq(q[0], true, Instant::ZERO),
-        Err(SchedError::UnknownTxq(q[0].index() as u32))
-    );
-    assert!(alloc::format!("{}", SchedError::WeightOutOfRange(0)).contains("between 1"));
-}
-
 /// A synthetic driver: every station always has data; each time the scheduler hands
 /// out its TXQ, it sends one aggregate of its own fixed airtime, reported at once.
 /// Returns the airtime each station got over `rounds` scheduling rounds.
