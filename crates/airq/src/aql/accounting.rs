@@ -73,6 +73,7 @@ pub struct Aql {
 }
 
 impl Aql {
+    /// Contract: parameters that [`validate`](AqlParams::validate) (rule 1).
     pub fn new(params: AqlParams) -> Result<Self, AqlParamsError> {
         params.validate()?;
         Ok(Aql {
@@ -99,6 +100,8 @@ impl Aql {
 
     /// Adds a station with the interface's per-AC limits (as `sta_info_alloc` copies
     /// `local->aql_txq_limit_low/high`) and nothing pending.
+    ///
+    /// Contract: an id at most [`StationId::MAX`], not registered (rule 2).
     pub fn register_station(&mut self, id: StationId) -> Result<(), AqlError> {
         let limits = self.params.limits;
         let acs = Ac::ALL.map(|ac| {
@@ -119,6 +122,8 @@ impl Aql {
     /// Removes a station. Airtime it still had pending is taken off the AC and total
     /// counters and returned (µs); completions arriving later for it are errors the
     /// caller can ignore.
+    ///
+    /// Contract: a registered station (rule 3).
     pub fn unregister_station(&mut self, id: StationId) -> Result<u64, AqlError> {
         let station = self
             .stations
@@ -150,6 +155,8 @@ impl Aql {
     }
 
     /// A packet of `airtime_us` left the MAC queues for the hardware.
+    ///
+    /// Contract: a registered station (rule 3); any amount (rule 5).
     pub fn charge(&mut self, id: StationId, ac: Ac, airtime_us: u32) -> Result<(), AqlError> {
         let sac = self.station_ac_mut(id, ac)?;
         sac.pending_us += airtime_us as u64;
@@ -164,6 +171,8 @@ impl Aql {
     /// Packets of `airtime_us` in total were completed by the hardware (sent or
     /// dropped). Returns the part of `airtime_us` above the station-AC's pending airtime,
     /// which was clamped away (0 when the accounting is consistent).
+    ///
+    /// Contract: a registered station (rule 3); any amount (rule 5).
     pub fn release(&mut self, id: StationId, ac: Ac, airtime_us: u32) -> Result<u32, AqlError> {
         let sac = self.station_ac_mut(id, ac)?;
         let released = (airtime_us as u64).min(sac.pending_us);
@@ -189,6 +198,8 @@ impl Aql {
     /// tuner reads what is left pending as the hardware's remaining work. A driver that
     /// completes packet by packet can [`Aql::release`] each and end the event with
     /// `report_completion(id, ac, 0, now, backlogged)`.
+    ///
+    /// Contract: a registered station (rule 3); any amount and `now` (rules 5, 6).
     pub fn report_completion(
         &mut self,
         id: StationId,
@@ -210,6 +221,8 @@ impl Aql {
     /// disabled. With self-tuning, the check is also the tuner's sample of the driver's
     /// response time, and the tuned limit replaces the high limit
     /// ([`super::self_tuning`]).
+    ///
+    /// Contract: a registered station (rule 3); any `now` (rule 6).
     pub fn may_dequeue(&mut self, id: StationId, ac: Ac, now: Instant) -> Result<bool, AqlError> {
         let station = self
             .stations
@@ -247,6 +260,8 @@ impl Aql {
     /// The per-AC PHY gate (`ieee80211_txq_schedule_airtime_check`) with the
     /// interface's limits for `ac` and `active_txqs` active TXQs in it (0 counts as 1).
     /// Always true when AQL is disabled; not affected by `station_gate_enabled`.
+    ///
+    /// Contract: none; any count of TXQs.
     pub fn schedule_allowed(&mut self, ac: Ac, active_txqs: u32) -> bool {
         if !self.params.enabled {
             return true;
@@ -265,6 +280,8 @@ impl Aql {
     }
 
     /// Pending airtime of one station-AC, µs (debugfs `aql` "Q depth").
+    ///
+    /// Contract: a registered station (rule 3).
     pub fn station_pending_us(&self, id: StationId, ac: Ac) -> Result<u64, AqlError> {
         Ok(self.station_ac(id, ac)?.pending_us)
     }
@@ -280,12 +297,16 @@ impl Aql {
     }
 
     /// The limits of one station-AC (debugfs `aql` "Q limit[low/high]").
+    ///
+    /// Contract: a registered station (rule 3).
     pub fn station_limits(&self, id: StationId, ac: Ac) -> Result<AqlLimits, AqlError> {
         Ok(self.station_ac(id, ac)?.limits)
     }
 
     /// Overrides one station-AC's limits (debugfs `aql`: `limit <ac> <low> <high>`).
     /// A tuned limit above the new high limit is lowered to it.
+    ///
+    /// Contract: a registered station (rule 3); limits that validate (rule 4).
     pub fn set_station_limits(
         &mut self,
         id: StationId,
@@ -311,6 +332,8 @@ impl Aql {
 
     /// The self-tuning state of one station-AC (its limit is meaningful only with
     /// [`AqlParams::self_tuning`] set).
+    ///
+    /// Contract: a registered station (rule 3).
     pub fn self_tuning_state(&self, id: StationId, ac: Ac) -> Result<&SelfTuningState, AqlError> {
         Ok(&self.station_ac(id, ac)?.tuning)
     }
@@ -386,26 +409,6 @@ mod tests {
         assert_eq!((aql.stats().underflows, aql.stats().underflow_us), (1, 300));
         assert_eq!(aql.release(A, Ac::Be, u32::MAX), Ok(u32::MAX));
         assert_eq!(aql.stats().underflows, 2);
-    }
-
-    #[test]
-    fn unknown_station_is_an_error() {
-        let mut aql = aql_with(&[A]);
-        let err = Err(AqlError::UnknownStation(B));
-        assert_eq!(aql.charge(B, Ac::Be, 1), err.map(|_: u32| ()));
-        assert_eq!(aql.release(B, Ac::Be, 1), err);
-        assert_eq!(aql.may_dequeue(B, Ac::Be, T0), err.map(|_: u32| true));
-        assert_eq!(aql.station_pending_us(B, Ac::Be), err.map(u64::from));
-        assert_eq!(
-            aql.register_station(A),
-            Err(AqlError::StationAlreadyRegistered(A))
-        );
-        let big = StationId(StationId::MAX + 1);
-        assert_eq!(
-            aql.register_station(big),
-            Err(AqlError::StationIdTooLarge(big))
-        );
-        assert_eq!(aql.stats().charges, 0);
     }
 
     #[test]

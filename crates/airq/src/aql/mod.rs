@@ -26,13 +26,34 @@
 
 //! # Contract
 //!
-//! Calls taking a [`StationId`] need a registered station (else
-//! [`AqlError::UnknownStation`]); `register_station` an id at most [`StationId::MAX`]
-//! not registered already; `set_station_limits` limits that validate. Amounts are
-//! anything up to `u32::MAX` µs: the counters are 64-bit, a release above what is
-//! pending is clamped and counted ([`AqlStats::underflows`]), and the per-AC and total
-//! counters stay the sums of the stations'. A violation is an error value and changes
-//! nothing.
+//! What a caller of [`Aql`] must guarantee, per call. A call that breaks a rule gets an
+//! [`AqlError`] (or, at creation, an [`AqlParamsError`]) naming what was wrong and
+//! changes nothing — never a panic or a counter out of step. `contract_tests.rs` has
+//! one test per rule (`rule_N_…`); the random driver of the integration tests
+//! (`driver_fuzz.rs`) mixes such calls with legal ones.
+//!
+//! 1. [`Aql::new`]: parameters that [`validate`](AqlParams::validate) — per-AC limits
+//!    non-zero with low ≤ high, a non-zero threshold, a valid estimator and
+//!    self-tuning.
+//! 2. `register_station`: an id at most [`StationId::MAX`]
+//!    ([`AqlError::StationIdTooLarge`]), not registered already
+//!    ([`AqlError::StationAlreadyRegistered`]).
+//! 3. Calls taking a [`StationId`] (`unregister_station`, `charge`, `release`,
+//!    `report_completion`, `may_dequeue`, `station_pending_us`, `station_limits`,
+//!    `set_station_limits`, `self_tuning_state`): a registered station
+//!    ([`AqlError::UnknownStation`]) — completions for a station that left are such
+//!    errors, for the caller to ignore.
+//! 4. `set_station_limits`: limits that validate and, with self-tuning, a high limit
+//!    not below its `min_limit_us` ([`AqlError::InvalidLimits`]).
+//! 5. Nothing is asked of amounts: anything up to `u32::MAX` µs. The counters are
+//!    64-bit; a release above what is pending is clamped, returned as the excess and
+//!    counted ([`AqlStats::underflows`]); the per-AC and total counters stay the sums
+//!    of the stations'.
+//! 6. Nothing is asked of `now`: backwards, or at the end of time, it is taken (time
+//!    arithmetic saturates).
+//! 7. As the scheduler's [`AirtimeGate`](crate::airtime::AirtimeGate), a station AQL
+//!    does not track is not limited and has nothing pending, as mac80211 does not
+//!    limit TXQs without a station.
 
 pub mod accounting;
 pub mod estimate;
@@ -40,6 +61,9 @@ mod gate;
 pub mod limits;
 pub mod params;
 pub mod self_tuning;
+
+#[cfg(test)]
+mod contract_tests;
 
 use core::fmt;
 

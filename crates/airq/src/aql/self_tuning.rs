@@ -227,7 +227,7 @@ impl SelfTuningState {
             None => {
                 let idle_us = (now - busy_until).as_micros();
                 stats.starvations += 1;
-                stats.idle_us += idle_us;
+                stats.idle_us = stats.idle_us.saturating_add(idle_us);
                 if limited {
                     let grown = (self.limit_us as u64)
                         .saturating_add(idle_us)
