@@ -6,6 +6,7 @@ mod aggregate_sizing;
 mod channel;
 mod errors;
 mod flent;
+mod fuzz_targets;
 mod loss;
 mod outputs;
 mod ping;

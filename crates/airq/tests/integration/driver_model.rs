@@ -416,14 +416,18 @@ impl Driver {
         }
     }
 
-    /// Serves everything out (200 rounds of completing all in flight, 200 ms passing and
-    /// a round in every AC), checking after each: the library ends with nothing lost.
+    /// Serves everything out (up to 200 rounds of completing all in flight, 200 ms
+    /// passing and a round in every AC; no more once nothing is queued or in flight),
+    /// checking after each: the library ends with nothing lost.
     pub fn drain(&mut self) {
         for _ in 0..200 {
             self.apply(&Op::Complete { count: usize::MAX });
             self.apply(&Op::Advance { us: 200_000 });
             self.serve(None, 64);
             self.check();
+            if self.in_flight.is_empty() && self.fq.stats().backlog_packets == 0 {
+                break;
+            }
         }
     }
 }

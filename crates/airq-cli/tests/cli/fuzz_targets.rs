@@ -1,0 +1,53 @@
+//! The cargo-fuzz targets (fuzz/, issue 20) on the stable toolchain: each target's seed
+//! corpus (fuzz/corpus/<target>/) and mutants of it through the very functions libFuzzer
+//! calls (fuzz/src/, included here by path: the fuzz package is not a workspace member).
+//! `AIRQ_FUZZ_MUTANTS` mutants per target (200 by default; .ci/run runs more in
+//! release), seed `AIRQ_FUZZ_SEED` (1). A panic names the input it kept to replay.
+
+#[allow(dead_code)]
+#[path = "../../../../fuzz/src/lib.rs"]
+mod airq_fuzz;
+
+use std::path::Path;
+
+fn env_or(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn run(name: &str) {
+    let (_, target) = airq_fuzz::TARGETS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .expect("a target of that name");
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fuzz/corpus")
+        .join(name);
+    let mutants = env_or("AIRQ_FUZZ_MUTANTS", 200) as usize;
+    let started = std::time::Instant::now();
+    let done =
+        airq_fuzz::harness::run(name, *target, &corpus, mutants, env_or("AIRQ_FUZZ_SEED", 1));
+    eprintln!(
+        "{name}: {} seeds and {} mutants in {:.1} s, no panic",
+        done.seeds,
+        done.mutants,
+        started.elapsed().as_secs_f64()
+    );
+}
+
+#[test]
+fn library_ops_target() {
+    run("library_ops");
+}
+
+#[test]
+fn scenario_file_target() {
+    run("scenario_file");
+}
+
+#[test]
+fn results_file_target() {
+    run("results_file");
+}
