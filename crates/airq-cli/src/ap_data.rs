@@ -169,6 +169,17 @@ pub fn ap_data(ap: &ApConfig) -> Value {
             }),
         );
     }
+    // Only when on: results of runs without it stay as they were.
+    if let Some(p) = &ap.retry_time {
+        m.insert(
+            "retry".into(),
+            json!({
+                "time_limit_ms": ms(p.time_limit),
+                "min_tries": p.min_tries,
+                "include_queue_time": p.include_queue_time,
+            }),
+        );
+    }
     Value::Object(m)
 }
 

@@ -57,6 +57,11 @@ pub fn collect(
             let mut summary = station_summary(station, m, metrics.goodput_mbps(id), shares[i]);
             summary.ping_rtt_ms = ping_percentiles(metrics, id);
             summary.ping_loss = ping_loss(input, metrics, id);
+            // A cause only the time-based retry limit produces, listed when it is on:
+            // results of runs without it stay as they were.
+            if ap.retry_time.is_none() {
+                summary.drops.remove(DropCause::RetryTimeLimit.name());
+            }
             summary
         })
         .collect();

@@ -49,7 +49,7 @@ impl RadioSummary {
                 share: n as f64 / mpdus as f64,
             })
             .collect();
-        rates.sort_by(|a, b| b.mpdus.cmp(&a.mpdus)); // stable: ties keep first use
+        rates.sort_by_key(|r| std::cmp::Reverse(r.mpdus)); // stable: ties keep first use
         RadioSummary {
             mean_snr_db,
             mpdus,

@@ -75,6 +75,7 @@ impl ApSpec {
         }
         super::aggregation::check(section, map)?;
         super::admission::check(section, map)?;
+        super::retry::check(section, map)?;
         let mut groups: Vec<AirtimeGroup> = Vec::new();
         for (i, g) in section.group.iter().enumerate() {
             let path = KeyPath::key("ap").join("group").index(i);
@@ -187,6 +188,7 @@ impl ApSpec {
         self.tune(&mut c);
         super::aggregation::apply(s, &mut c);
         super::admission::apply(s, &mut c);
+        super::retry::apply(s, &mut c);
         c.airtime_weights = self.weights.clone();
         c.airtime_groups = self.groups.clone();
         c.validate(self.stations)

@@ -47,6 +47,8 @@ pub struct ApSection {
     pub aggregate_sizing: Option<AggregateSizingSection>,
     /// Soft admission control of VO/VI (seed §4.3), off by default.
     pub admission: Option<AdmissionSection>,
+    /// A time-based retry limit (seed §4.1), off by default.
+    pub retry: Option<RetrySection>,
     /// Airtime groups stations join with their `group` key.
     #[serde(default)]
     pub group: Vec<GroupSection>,
@@ -194,6 +196,21 @@ pub struct FirmwareSection {
     pub max_pending_frames: Option<u32>,
     /// Push-pull: frames the firmware asks for per TXQ in one fetch, at most.
     pub fetch_frames: Option<u32>,
+}
+
+/// `[ap.retry]`: a time-based retry limit (seed netdev 2.2 §4.1,
+/// `airq_sim::mac::retry_time`): a failed MPDU with at least `min_tries` transmissions is
+/// dropped once older than `time_limit_ms`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RetrySection {
+    /// The limit, ms; the rule is off without it.
+    pub time_limit_ms: Option<f64>,
+    /// Transmissions an MPDU always gets (default 2).
+    pub min_tries: Option<u8>,
+    /// Count the age from the MAC queue's timestamp (CoDel's) instead of the first
+    /// transmission (default false).
+    pub include_queue_time: Option<bool>,
 }
 
 /// `[ap.aggregate_sizing]`: dynamic aggregate sizing (seed netdev 2.2 §4.1): each

@@ -33,6 +33,10 @@ pub const BUNDLED: &[(&str, &str)] = &[
         include_str!("../../../../scenarios/rate-vs-range.toml"),
     ),
     (
+        "retry-time-limit",
+        include_str!("../../../../scenarios/retry-time-limit.toml"),
+    ),
+    (
         "soft-admission",
         include_str!("../../../../scenarios/soft-admission.toml"),
     ),

@@ -12,6 +12,7 @@ pub mod location;
 pub mod overrides;
 mod radio;
 pub mod reference;
+pub mod retry;
 pub mod station;
 pub mod traffic;
 pub mod units;

@@ -15,6 +15,7 @@ mod policies;
 mod radio;
 mod reference;
 mod reproduce;
+mod retry_time;
 mod scenarios;
 mod seed_figures;
 mod sparse;

@@ -165,6 +165,7 @@ impl ApTx {
             config.driver.max_subframes(),
         );
         mac_tx.sizing = config.aggregation.sizing.map(AggregateSizing::new);
+        mac_tx.retry_time = config.retry_time;
         if let (Some(p), MacConfig::FqMac(_)) = (config.admission, &config.mac) {
             mac_tx.ledger.admission = Some(SoftAdmission::new(p, stations).ok_or_else(invalid)?);
         }

@@ -4,6 +4,7 @@
 
 use super::aggregation::AggregationConfig;
 use super::error::ApConfigError;
+use crate::mac::retry_time::RetryTimeParams;
 use airq::admission::AdmissionParams;
 use airq::airtime::{AirtimeParams, GroupMode};
 use airq::aql::AqlParams;
@@ -297,6 +298,9 @@ pub struct ApConfig {
     /// Soft admission control of VO/VI (seed 000 §4.3, [`airq::admission`]), with
     /// FQ-MAC only; `None` (the default, as Linux has none): off.
     pub admission: Option<AdmissionParams>,
+    /// A time-based retry limit on the AP's MPDUs (seed 000 §4.1,
+    /// [`crate::mac::retry_time`]); `None` (the default, as Linux): the retry count only.
+    pub retry_time: Option<RetryTimeParams>,
 }
 
 impl ApConfig {
@@ -397,6 +401,11 @@ impl ApConfig {
             if !matches!(self.mac, MacConfig::FqMac(_)) {
                 return Err(ApConfigError::AdmissionWithoutFqMac);
             }
+        }
+        if let Some(p) = &self.retry_time {
+            let ns = u32::from(p.time_limit > Duration::ZERO);
+            nonzero(ns, "retry time_limit")?;
+            nonzero(u32::from(p.min_tries), "retry min_tries")?;
         }
         Ok(())
     }

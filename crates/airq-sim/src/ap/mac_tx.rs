@@ -13,6 +13,7 @@ use super::txq_key::TxqKey;
 use crate::mac::frame::Ppdu;
 use crate::mac::link::{BssConfig, StationLink};
 use crate::mac::rate_control::{RateControl, TxRate};
+use crate::mac::retry_time::RetryTimeParams;
 use crate::mac::tid_tx::{AggregateLimits, Completion, TidTx};
 use crate::mac::txpath::{DropCause, TxOutcome, TxOutput};
 use crate::net::packet::{NodeId, SimPacket};
@@ -44,6 +45,8 @@ pub(super) struct MacTx {
     pub(super) rate_control: Vec<RateControl>,
     /// Dynamic aggregate sizing, if on ([`super::aggregation`]).
     pub(super) sizing: Option<AggregateSizing>,
+    /// The time-based retry limit, if on ([`crate::mac::retry_time`]).
+    pub(super) retry_time: Option<RetryTimeParams>,
 }
 
 /// What a completion freed, for the driver model.
@@ -95,6 +98,7 @@ impl MacTx {
             completion: Completion::default(),
             rate_control,
             sizing: None,
+            retry_time: None,
         }
     }
 
@@ -316,9 +320,11 @@ impl MacTx {
             tid_tx,
             completion,
             rate_control,
+            retry_time,
             ..
         } = self;
-        tid_tx[key.index()].complete(ppdu, bss.retry_limit, completion);
+        let timed = retry_time.as_ref().map(|p| (p, now - airtime, now));
+        tid_tx[key.index()].complete_timed(ppdu, bss.retry_limit, timed, completion);
         let outcome = completion.outcome();
         rate_control[station.index()].tx_status(&rate, mpdus, outcome.acked, now);
         ledger.stations[station.index()].retries += u64::from(completion.retried);
@@ -340,6 +346,11 @@ impl MacTx {
             let us = release(&p);
             out.given_up.push(seq);
             ledger.drop(Layer::Driver(us), p, DropCause::RetryLimit, out);
+        }
+        for (seq, p) in completion.expired.drain(..) {
+            let us = release(&p);
+            out.given_up.push(seq);
+            ledger.drop(Layer::Driver(us), p, DropCause::RetryTimeLimit, out);
         }
         gate.complete(station, ac, released_us, now, mac.has_queue(key));
         Some(Completed {

@@ -75,8 +75,9 @@ impl ApConfig {
             airtime_weights: Vec::new(),
             airtime_groups: Vec::new(),
             host_latency: DEFAULT_HOST_LATENCY,
-            aggregation: Default::default(),
             admission: None,
+            aggregation: Default::default(),
+            retry_time: None,
         })
     }
 

@@ -48,6 +48,7 @@ fn cause_index(cause: DropCause) -> usize {
         DropCause::QueueFull => 4,
         DropCause::RetryLimit => 5,
         DropCause::WireQueue => 6,
+        DropCause::RetryTimeLimit => 7,
     }
 }
 

@@ -4,7 +4,7 @@
 
 use crate::net::packet::{NodeId, SimPacket};
 use airq::phy::{mac_frame, Band, Rate};
-use airq::{Ac, Duration, Tid};
+use airq::{Ac, Duration, Instant, Tid};
 
 /// MAC overhead of a QoS Data MPDU carrying an IP packet: QoS Data header (26 bytes),
 /// LLC/SNAP (8) and FCS (4) (9.3.2.1; mac_frame).
@@ -18,6 +18,9 @@ pub struct Mpdu {
     pub seq: u64,
     /// Transmissions so far that failed.
     pub retries: u8,
+    /// When its first transmission started, once it has failed (kept for a time-based
+    /// retry limit, [`super::retry_time`]; `None` without one).
+    pub first_tx_at: Option<Instant>,
     /// Set by the channel: received without error.
     pub ok: bool,
 }
@@ -28,6 +31,7 @@ impl Mpdu {
             packet,
             seq,
             retries: 0,
+            first_tx_at: None,
             ok: false,
         }
     }

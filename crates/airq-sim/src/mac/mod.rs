@@ -9,5 +9,6 @@ pub mod link;
 pub mod medium;
 pub mod rate_control;
 pub mod reorder;
+pub mod retry_time;
 pub mod tid_tx;
 pub mod txpath;

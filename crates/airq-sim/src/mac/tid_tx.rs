@@ -7,10 +7,11 @@
 
 use crate::mac::frame::{Mpdu, Ppdu, PsduLength};
 use crate::mac::link::{BssConfig, StationLink};
+use crate::mac::retry_time::RetryTimeParams;
 use crate::mac::txpath::TxOutcome;
 use crate::net::packet::{NodeId, SimPacket};
 use airq::phy::Rate;
-use airq::{Duration, Tid};
+use airq::{Duration, Instant, Tid};
 use std::collections::VecDeque;
 
 /// What bounds one PPDU.
@@ -117,6 +118,9 @@ pub struct Completion {
     /// Dropped at the retry limit (the recipient is told,
     /// [`ReorderBuffer::give_up`](super::reorder::ReorderBuffer::give_up)).
     pub dropped: Vec<(u64, SimPacket)>,
+    /// Dropped by the time-based retry limit ([`RetryTimeParams`]), told to the
+    /// recipient as `dropped` are.
+    pub expired: Vec<(u64, SimPacket)>,
     /// MPDUs that failed and wait for another try (the caller resets it).
     pub retried: u32,
 }
@@ -127,7 +131,7 @@ impl Completion {
         TxOutcome {
             acked: self.delivered.len() as u32,
             retried: self.retried,
-            dropped: self.dropped.len() as u32,
+            dropped: (self.dropped.len() + self.expired.len()) as u32,
         }
     }
 }
@@ -259,6 +263,18 @@ impl TidTx {
     /// Takes back a finished PPDU of this TID: received MPDUs are acknowledged, failed
     /// ones count a retry and wait for the next PPDU, or are dropped at `retry_limit`.
     pub fn complete(&mut self, ppdu: Ppdu, retry_limit: u8, out: &mut Completion) {
+        self.complete_timed(ppdu, retry_limit, None, out);
+    }
+
+    /// [`complete`](Self::complete) with a time-based retry limit as well: `timed` is
+    /// its parameters, when the exchange started and when it ended (now).
+    pub fn complete_timed(
+        &mut self,
+        ppdu: Ppdu,
+        retry_limit: u8,
+        timed: Option<(&RetryTimeParams, Instant, Instant)>,
+        out: &mut Completion,
+    ) {
         let mut failed = Vec::new();
         let mut mpdus = ppdu.mpdus;
         for mut mpdu in mpdus.drain(..) {
@@ -272,8 +288,14 @@ impl TidTx {
                 continue;
             }
             mpdu.retries += 1;
+            let expired = timed.is_some_and(|(params, started, now)| {
+                let first_tx = *mpdu.first_tx_at.get_or_insert(started);
+                params.expired(&mpdu, first_tx, now)
+            });
             if mpdu.retries >= retry_limit {
                 out.dropped.push((mpdu.seq, mpdu.packet));
+            } else if expired {
+                out.expired.push((mpdu.seq, mpdu.packet));
             } else {
                 out.retried += 1;
                 failed.push(mpdu);
@@ -311,6 +333,58 @@ mod tests {
             assert!(within(l.max_psdu_bytes), "{link:?}");
             assert!(!within(l.max_psdu_bytes + 1), "{link:?}");
         }
+    }
+
+    /// A failed MPDU is given up by the time limit once past it and `min_tries`,
+    /// its age counted from the start of its first exchange; the retry count still
+    /// applies.
+    #[test]
+    fn the_time_limit_gives_up_old_failed_mpdus() {
+        use crate::mac::retry_time::RetryTimeParams;
+        use crate::net::packet::{FlowIndex, Payload};
+        use airq::{Ecn, Instant, StationId};
+        let bss = BssConfig::ofdm(Band::Ghz5);
+        let link = ht20(0);
+        let tid = Tid::new(0).unwrap();
+        let limits = AggregateLimits::new(&bss, &link, tid);
+        let params = RetryTimeParams {
+            time_limit: Duration::from_millis(10),
+            min_tries: 2,
+            include_queue_time: false,
+        };
+        let packet = SimPacket {
+            id: 0,
+            flow: FlowIndex(0),
+            station: StationId(0),
+            uplink: false,
+            relay_to: None,
+            len_bytes: 1500,
+            tid,
+            flow_hash: 0,
+            ecn: Ecn::NotEct,
+            created: Instant::ZERO,
+            payload: Payload::Udp,
+            enqueue_time: Instant::ZERO,
+            airtime_est_us: 0,
+        };
+        let mut tx = TidTx::default();
+        let mut queue = vec![packet];
+        let ends = (NodeId::Ap, NodeId::Sta(StationId(0)), tid);
+        let ms = Instant::from_millis;
+        let mut out = Completion::default();
+        // Exchanges (start, end): the first at 0-2 ms, then 5-7 (7 ms after the first
+        // start: within), 9-11 (11 ms: given up).
+        for (i, (start, end)) in [(0, 2), (5, 7), (9, 11)].into_iter().enumerate() {
+            let ppdu = tx
+                .build_ppdu(ends, &bss, &link, &limits, || queue.pop())
+                .expect("the MPDU goes again");
+            tx.complete_timed(ppdu, 10, Some((&params, ms(start), ms(end))), &mut out);
+            let given_up = i == 2;
+            assert_eq!(out.expired.len(), usize::from(given_up), "try {}", i + 1);
+            assert_eq!(tx.pending_len(), usize::from(!given_up));
+        }
+        assert_eq!(out.outcome().dropped, 1);
+        assert!(out.dropped.is_empty(), "not by the retry count");
     }
 
     #[test]

@@ -24,10 +24,12 @@ pub enum DropCause {
     RetryLimit,
     /// The wired link's transmit queue was full (a sender faster than the link).
     WireQueue,
+    /// A failed MPDU older than the time-based retry limit ([`super::retry_time`]).
+    RetryTimeLimit,
 }
 
 impl DropCause {
-    pub const ALL: [DropCause; 7] = [
+    pub const ALL: [DropCause; 8] = [
         DropCause::QdiscOverlimit,
         DropCause::QdiscCodel,
         DropCause::FqOverlimit,
@@ -35,6 +37,7 @@ impl DropCause {
         DropCause::QueueFull,
         DropCause::RetryLimit,
         DropCause::WireQueue,
+        DropCause::RetryTimeLimit,
     ];
 
     pub fn name(self) -> &'static str {
@@ -46,6 +49,7 @@ impl DropCause {
             DropCause::QueueFull => "queue_full",
             DropCause::RetryLimit => "retry_limit",
             DropCause::WireQueue => "wire_queue",
+            DropCause::RetryTimeLimit => "retry_time_limit",
         }
     }
 }

@@ -4,12 +4,14 @@
 
 mod admission;
 mod ap;
+mod retry;
 mod run;
 mod station;
 mod traffic;
 
 use admission::admission;
 use ap::{aggregate_sizing, airtime, ap, aql_limits, firmware, fq, group, softmac, variant};
+use retry::retry;
 use run::{bss, top_level, wired};
 use station::station;
 use traffic::traffic;
@@ -102,6 +104,7 @@ pub fn tables() -> Vec<TableDoc> {
         firmware(),
         aggregate_sizing(),
         admission(),
+        retry(),
         group(),
         variant(),
     ]
