@@ -41,6 +41,14 @@ pub const BUNDLED: &[(&str, &str)] = &[
         include_str!("../../../../scenarios/soft-admission.toml"),
     ),
     (
+        "sparse-station",
+        include_str!("../../../../scenarios/sparse-station.toml"),
+    ),
+    (
+        "station-first",
+        include_str!("../../../../scenarios/station-first.toml"),
+    ),
+    (
         "udp-flood-anomaly",
         include_str!("../../../../scenarios/udp-flood-anomaly.toml"),
     ),

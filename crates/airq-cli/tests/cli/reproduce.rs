@@ -171,3 +171,27 @@ fn airtime_policies_and_the_near_far_demo() {
         .iter()
         .all(|c| c["holds"] == true));
 }
+
+#[test]
+fn queues_policies_and_limits() {
+    let (_dir, list) = quick("4,7,9,15,17");
+    for n in [4, 7, 9, 17] {
+        let e = experiment(&list, n);
+        let failed: Vec<&Value> = e["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["holds"] != true)
+            .collect();
+        assert!(failed.is_empty(), "experiment {n}: {failed:?}");
+    }
+    let e15 = experiment(&list, 15);
+    assert!(holds(
+        e15,
+        "Latency grows with the target (35 ms against 20 ms)"
+    ));
+    assert!(holds(
+        e15,
+        "Latency grows with the target (20 ms against 10 ms)"
+    ));
+}

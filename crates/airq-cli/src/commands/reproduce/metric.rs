@@ -10,7 +10,7 @@ use crate::results::ResultsFile;
 use airq_sim::metrics::distribution::LossyPercentile;
 
 /// The metrics a path may end in, with what they mean.
-pub const METRICS: [(&str, &str); 13] = [
+pub const METRICS: [(&str, &str); 15] = [
     ("goodput_mbps", "goodput, Mbit/s (of a station, or `total`)"),
     ("airtime_percent", "share of the stations' airtime, %"),
     (
@@ -21,10 +21,18 @@ pub const METRICS: [(&str, &str); 13] = [
         "airtime_jain",
         "Jain's index of the airtime shares (`total` only)",
     ),
+    (
+        "mpdus_per_ampdu_down",
+        "mean MPDUs per PPDU sent to the station (aggregation)",
+    ),
     ("ping_p50_ms", "ping RTT median, ms"),
     ("ping_p90_ms", "ping RTT 90th percentile, ms"),
     ("ping_p99_ms", "ping RTT 99th percentile, ms"),
     ("ping_loss_percent", "pings lost, %"),
+    (
+        "tcp_srtt_mean_ms",
+        "smoothed RTT of the station's TCP senders, ms, mean of the samples after the warm-up",
+    ),
     ("voip_mos", "mean MOS of the station's VoIP legs (G.107)"),
     (
         "voip_delay_ms",
@@ -260,6 +268,7 @@ fn of_run(r: &ResultsFile, m: &Metric) -> Result<f64, String> {
     match m.metric.as_str() {
         "goodput_mbps" => Ok(station.goodput_mbps),
         "airtime_percent" => Ok(100.0 * station.airtime_share),
+        "mpdus_per_ampdu_down" => Ok(station.mpdus_per_ampdu_down),
         "airtime_wall_percent" => {
             let measured = r.metadata.duration_s - r.metadata.omit_s;
             if measured <= 0.0 {
@@ -274,6 +283,34 @@ fn of_run(r: &ResultsFile, m: &Metric) -> Result<f64, String> {
             .loss()
             .map(|l| 100.0 * l)
             .ok_or_else(|| "its pings were not counted".to_string()),
+        "tcp_srtt_mean_ms" => {
+            let flows: Vec<usize> = r
+                .flows
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| f.station == m.station && f.tcp.is_some())
+                .map(|(i, _)| i)
+                .collect();
+            let samples: Vec<f64> = r
+                .series
+                .t_s
+                .iter()
+                .zip(&r.series.flow_tcp_rtt_ms)
+                .filter(|(t, _)| **t > r.metadata.omit_s)
+                .flat_map(|(_, per_flow)| {
+                    flows
+                        .iter()
+                        .filter_map(|&i| per_flow.get(i).copied().flatten())
+                })
+                .collect();
+            if samples.is_empty() {
+                return Err(format!(
+                    "station `{}` has no TCP RTT sample after the warm-up",
+                    m.station
+                ));
+            }
+            Ok(samples.iter().sum::<f64>() / samples.len() as f64)
+        }
         "voip_mos" | "voip_delay_ms" => {
             let legs: Vec<f64> = flows("voip")
                 .filter_map(|f| f.voip)
