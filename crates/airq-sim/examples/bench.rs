@@ -2,7 +2,9 @@
 //! 3, 30 and 300 stations, each with a saturated UDP download, under the `fifo` and
 //! `airtime` presets (issue target: ≥ 200 simulated s per wall s with 3 stations, cost
 //! growing no faster than linearly with the number of stations), and the 3-station TCP
-//! scenario of issue 5 under every preset (target: the same 200).
+//! scenario of issue 5 under every preset (target: the same 200), and that scenario
+//! again with the channel model and Minstrel-HT (issue 13; fast stations 70 dB from the
+//! AP, the slow one 90 dB; label `3 TCP minstrel`, target the same 200).
 //!
 //! `cargo run --release -p airq-sim --example bench [scale] [filter]` — `scale`
 //! multiplies the simulated durations (default 1); `filter` keeps only the rows whose
@@ -15,6 +17,9 @@ use airq_sim::ap::{ApConfig, PRESET_NAMES};
 use airq_sim::apps::traffic::{Direction, FlowSpec};
 use airq_sim::bss::{BssScenario, Simulation};
 use airq_sim::mac::link::BssConfig;
+use airq_sim::mac::rate_control::minstrel_ht::MinstrelHtParams;
+use airq_sim::mac::rate_control::RateControlConfig;
+use airq_sim::phy::channel::StationChannel;
 use airq_sim::testbed::{ht20, three_stations};
 
 fn scenario(stations: u32) -> BssScenario {
@@ -45,7 +50,7 @@ fn main() {
         }
     };
     println!(
-        "{:>8} {:>11} {:>10} {:>12} {:>14} {:>12}",
+        "{:>14} {:>11} {:>10} {:>12} {:>14} {:>12}",
         "stations", "preset", "sim s", "wall s", "sim s/wall s", "events/s"
     );
     for (stations, seconds) in [(3u32, 60.0), (30, 20.0), (300, 5.0)] {
@@ -65,6 +70,23 @@ fn main() {
     for preset in PRESET_NAMES.into_iter().filter(|p| wanted("3 TCP", p)) {
         measure("3 TCP", preset, tcp_scenario(), 60.0 * scale);
     }
+    for preset in PRESET_NAMES
+        .into_iter()
+        .filter(|p| wanted("3 TCP minstrel", p))
+    {
+        measure("3 TCP minstrel", preset, minstrel_scenario(), 60.0 * scale);
+    }
+}
+
+/// The TCP scenario with a channel per station (attenuation, SNR-based errors) and
+/// Minstrel-HT choosing every rate.
+fn minstrel_scenario() -> BssScenario {
+    let mut s = tcp_scenario();
+    for (link, db) in s.stations.iter_mut().zip([70.0, 70.0, 90.0]) {
+        link.channel = Some(StationChannel::attenuated(db));
+        link.rate_control = RateControlConfig::MinstrelHt(MinstrelHtParams::default());
+    }
+    s
 }
 
 fn tcp_scenario() -> BssScenario {
@@ -84,7 +106,7 @@ fn measure(label: &str, preset: &str, s: BssScenario, seconds: f64) {
     let wall = wall.elapsed().as_secs_f64();
     let events = sim.metrics().events as f64;
     println!(
-        "{label:>8} {preset:>11} {:>10.1} {wall:>12.3} {:>14.1} {:>12.0}",
+        "{label:>14} {preset:>11} {:>10.1} {wall:>12.3} {:>14.1} {:>12.0}",
         sim_time.as_secs_f64(),
         sim_time.as_secs_f64() / wall,
         events / wall
