@@ -12,7 +12,9 @@ use crate::status::{
     entry, read_in, write_out, AirqStatus, Error, Result, AIRQ_EMPTY, AIRQ_ERR_INVALID_ARGUMENT,
     AIRQ_ERR_UNKNOWN_TIN, AIRQ_OK,
 };
-use airq::{CodelParams, Duration, Fq, FqError, FqParams, FqStats, Instant, Quantum, TinId};
+use airq::{
+    CodelParams, Duration, FattestSearch, Fq, FqError, FqParams, FqStats, Instant, Quantum, TinId,
+};
 use airq::{CodelStats, TinStats};
 use std::ffi::c_void;
 
@@ -126,6 +128,8 @@ impl From<AirqFqParams> for FqParams {
                 ce_threshold: (p.codel_ce_threshold_ns > 0)
                     .then(|| Duration::from_nanos(p.codel_ce_threshold_ns)),
             },
+            // A cost, not a behaviour: C callers get the faster search.
+            fattest: FattestSearch::default(),
         }
     }
 }

@@ -59,8 +59,8 @@ pub mod time;
 
 pub use codel::{CodelParams, CodelState, CodelStats};
 pub use fq::{
-    DropReason, Dropped, EnqueueError, FlowId, FlowInfo, Fq, FqError, FqParams, FqStats, Quantum,
-    TinId, TinStats,
+    DropReason, Dropped, EnqueueError, FattestSearch, FlowId, FlowInfo, Fq, FqError, FqParams,
+    FqStats, Quantum, TinId, TinStats,
 };
 pub use ids::{Ac, StationId, Tid};
 

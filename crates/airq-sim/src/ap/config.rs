@@ -9,7 +9,7 @@ use airq::admission::AdmissionParams;
 use airq::airtime::{AirtimeParams, GroupMode};
 use airq::aql::AqlParams;
 use airq::codel::CodelParams;
-use airq::fq::{FqParams, Quantum};
+use airq::fq::{FattestSearch, FqParams, Quantum};
 use airq::{Duration, StationId};
 
 /// pfifo_fast's limit: the device's `tx_queue_len`, 1000 packets on Ethernet-like
@@ -87,6 +87,8 @@ pub fn fq_codel_defaults() -> FqParams {
             mtu_bytes: 1514,
             ce_threshold: None,
         },
+        // How the fattest flow is found costs time, not results.
+        fattest: FattestSearch::default(),
     }
 }
 

@@ -2,7 +2,7 @@
 //! Linux's `__fq_adjust_removal` (STYLE.md: one helper does backlog accounting at every
 //! level, and asserts it).
 
-use super::bitmap::Bitmap;
+use super::fattest::Backlogged;
 use super::ids::FlowId;
 use crate::codel::CodelQueue;
 use crate::packet::Packet;
@@ -52,7 +52,7 @@ pub(super) struct Levels<'a> {
     pub(super) flow_bytes: &'a mut u64,
     pub(super) tin: &'a mut Backlog,
     pub(super) total: &'a mut Backlog,
-    pub(super) backlogged: &'a mut Bitmap,
+    pub(super) backlogged: &'a mut Backlogged,
 }
 
 impl Levels<'_> {
@@ -62,9 +62,8 @@ impl Levels<'_> {
         *self.flow_bytes += amount.bytes;
         self.tin.add(amount);
         self.total.add(amount);
-        if was_empty {
-            self.backlogged.set(self.flow.index());
-        }
+        self.backlogged
+            .changed(self.flow.index(), was_empty.then_some(true));
     }
 
     /// Counts `amount` out; `now_empty` says whether the flow has no packet left.
@@ -74,10 +73,13 @@ impl Levels<'_> {
         *self.flow_bytes -= amount.bytes;
         self.tin.remove(amount);
         self.total.remove(amount);
-        if now_empty {
-            debug_assert_eq!(*self.flow_bytes, 0, "{} empty with bytes left", self.flow);
-            self.backlogged.clear(self.flow.index());
-        }
+        debug_assert!(
+            !now_empty || *self.flow_bytes == 0,
+            "{} empty with bytes left",
+            self.flow
+        );
+        self.backlogged
+            .changed(self.flow.index(), now_empty.then_some(false));
     }
 }
 

@@ -118,16 +118,13 @@ impl<P: Packet> Fq<P> {
 
     /// The flow with the largest byte backlog over all tins; on a tie the lowest index
     /// (pool flows before default flows, as Linux scans them). A flow holding only
-    /// zero-length packets still counts, so the limit can always be restored.
-    fn fattest_flow(&self) -> Option<FlowId> {
-        let mut best: Option<(usize, u64)> = None;
-        for i in self.backlogged.iter() {
-            let bytes = self.flows[i].backlog_bytes;
-            if best.is_none_or(|(_, most)| bytes > most) {
-                best = Some((i, bytes));
-            }
-        }
-        best.map(|(i, _)| FlowId(i as u32))
+    /// zero-length packets still counts, so the limit can always be restored. Found as
+    /// [`FqParams::fattest`](super::FqParams::fattest) says (`fattest.rs`).
+    fn fattest_flow(&mut self) -> Option<FlowId> {
+        let flows = &self.flows;
+        self.backlogged
+            .fattest(|i| flows[i].backlog_bytes)
+            .map(|i| FlowId(i as u32))
     }
 
     /// Head-drops min(32, half its packets), at least 1, from a flow (Linux `fq_flow_drop`).

@@ -36,8 +36,9 @@
 //! - [`Fq::set_tin_quantum`]: a quantum 1 to [`Quantum::MAX`] — else [`FqError::Param`].
 //! - [`Fq::flow_info`]: a flow of the arena — else [`FqError::UnknownFlow`].
 //!
-//! Costs are bounded whatever the caller passes: `enqueue` O(flows with packets) when a
-//! limit drops, else O(1); `dequeue` O(flows of the tin) plus the packets CoDel drops —
+//! Costs are bounded whatever the caller passes: `enqueue` O(1), plus when a limit drops
+//! O(log flows) per flow whose backlog changed since the last drop (O(flows with
+//! packets) under [`FattestSearch::Scan`]); `dequeue` O(flows of the tin) plus the packets CoDel drops —
 //! a flow deep in debt is refilled in one step, not one quantum per turn (`list.rs`).
 //! Tables are as long as the most tins alive at once (removed tins' slots are reused).
 
@@ -46,6 +47,7 @@ mod bitmap;
 mod dequeue;
 mod drop;
 mod enqueue;
+mod fattest;
 mod flow;
 mod ids;
 mod list;
@@ -60,7 +62,7 @@ mod tests;
 pub use drop::{DropReason, Dropped};
 pub use flow::FlowInfo;
 pub use ids::{FlowId, TinId};
-pub use params::{FqParamError, FqParams, Quantum, MAX_PACKET_BYTES};
+pub use params::{FattestSearch, FqParamError, FqParams, Quantum, MAX_PACKET_BYTES};
 pub use stats::{FqStats, TinStats};
 
 use crate::codel::{CodelState, CodelStats};
@@ -68,8 +70,8 @@ use crate::packet::Packet;
 use alloc::collections::VecDeque;
 use alloc::vec::Vec;
 use backlog::{Backlog, Levels};
-use bitmap::Bitmap;
 use core::fmt;
+use fattest::Backlogged;
 use flow::Flow;
 use list::Drr;
 use tin::Tin;
@@ -86,8 +88,8 @@ pub struct Fq<P> {
     tins: Vec<Tin>,
     /// Slots of removed tins, reused last-freed first.
     free_slots: Vec<u32>,
-    /// Flows holding at least one packet.
-    backlogged: Bitmap,
+    /// Flows holding at least one packet, and the search for the fattest.
+    backlogged: Backlogged,
     backlog: Backlog,
     /// Counters; backlog and codel fields are filled in when read.
     stats: FqStats,
@@ -154,7 +156,7 @@ impl<P: Packet> Fq<P> {
             drr,
             tins: Vec::new(),
             free_slots: Vec::new(),
-            backlogged: Bitmap::with_len(params.flows as usize),
+            backlogged: Backlogged::new(params.flows as usize, params.fattest),
             backlog: Backlog::default(),
             stats: FqStats {
                 max_flows: params.flows,
@@ -178,6 +180,7 @@ impl<P: Packet> Fq<P> {
                 to: params.flows,
             });
         }
+        self.backlogged.set_search(params.fattest);
         self.params = params;
         Ok(())
     }
@@ -392,6 +395,8 @@ impl<P: Packet> Fq<P> {
             );
         }
         assert_eq!(self.backlog, total, "global backlog");
+        self.backlogged
+            .assert_consistent(|i| self.flows[i].backlog_bytes);
         assert!(self.backlog.packets <= self.params.limit_packets);
         assert!(self.backlog.truesize_bytes <= self.params.memory_limit_bytes);
     }

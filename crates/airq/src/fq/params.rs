@@ -68,6 +68,19 @@ impl fmt::Display for Quantum {
     }
 }
 
+/// How the global limits find the fattest flow to drop from (`fattest.rs`). Both choose
+/// the same flow; they differ only in cost.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FattestSearch {
+    /// Linux ≥ 5.12 `fq_find_fattest_flow`: a scan of every flow holding packets at
+    /// each drop round, O(flows with packets).
+    Scan,
+    /// A tournament tree over the flows, repaired at each search for the flows whose
+    /// backlog changed since the last: O(log flows) per changed flow.
+    #[default]
+    Tree,
+}
+
 /// Parameters of an [`Fq`](super::Fq). The default is mac80211's configuration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FqParams {
@@ -84,6 +97,8 @@ pub struct FqParams {
     pub quantum: Quantum,
     /// CoDel on every flow queue: mac80211's 20 ms / 100 ms / ECN.
     pub codel: CodelParams,
+    /// How the fattest flow is found; not a behaviour, a cost (default the tree).
+    pub fattest: FattestSearch,
 }
 
 impl Default for FqParams {
@@ -94,6 +109,7 @@ impl Default for FqParams {
             memory_limit_bytes: 16 << 20,
             quantum: Quantum::default(),
             codel: CodelParams::mac80211(),
+            fattest: FattestSearch::Tree,
         }
     }
 }

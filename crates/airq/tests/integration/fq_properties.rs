@@ -4,7 +4,8 @@
 //! equal what is queued, and the limits hold once `enqueue` returns.
 
 use airq::{
-    CodelParams, DropReason, Dropped, Ecn, Fq, FqParams, Instant, Quantum, SimplePacket, TinId,
+    CodelParams, DropReason, Dropped, Ecn, FattestSearch, Fq, FqParams, Instant, Quantum,
+    SimplePacket, TinId,
 };
 use proptest::prelude::*;
 use std::collections::BTreeMap;
@@ -81,6 +82,7 @@ fn params() -> impl Strategy<Value = FqParams> {
                     ecn,
                     ..CodelParams::mac80211()
                 },
+                fattest: FattestSearch::Tree,
             },
         )
 }
@@ -281,6 +283,34 @@ proptest! {
         h.check();
         let left = h.fates.values().filter(|f| matches!(f, Fate::Queued { .. })).count();
         prop_assert_eq!(left, 0);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: super::proptest_cases(256), ..ProptestConfig::default() })]
+
+    /// The fattest-flow tree chooses the flow Linux's scan chooses (`fq/fattest.rs`): the
+    /// same operations under both searches leave every packet with the same fate and
+    /// every counter equal, after every step. The tree's structure is switched to the
+    /// scan and back now and then, so it is rebuilt mid-run.
+    #[test]
+    fn fattest_tree_chooses_as_the_scan(params in params(), ops in prop::collection::vec(op(), 1..300)) {
+        let mut tree = Harness::new(FqParams { fattest: FattestSearch::Tree, ..params });
+        let mut scan = Harness::new(FqParams { fattest: FattestSearch::Scan, ..params });
+        for (i, op) in ops.into_iter().enumerate() {
+            if i % 37 == 36 {
+                let p = *tree.fq.params();
+                tree.fq.set_params(FqParams { fattest: FattestSearch::Scan, ..p }).unwrap();
+                tree.apply(op.clone());
+                tree.fq.set_params(p).unwrap();
+            } else {
+                tree.apply(op.clone());
+            }
+            scan.apply(op);
+            tree.check();
+            prop_assert_eq!(&tree.fates, &scan.fates);
+            prop_assert_eq!(tree.fq.stats(), scan.fq.stats());
+        }
     }
 }
 
