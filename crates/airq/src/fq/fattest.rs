@@ -16,7 +16,8 @@
 //! tie, counting a flow that holds only zero-length packets (so the limit can always be
 //! restored). Linux differs on the last two points: it skips flows of 0 bytes and scans
 //! default flows in the order their tins became backlogged; both searches here keep the
-//! choice airq has always made (`tests.rs` checks the tree against the scan on random
+//! choice airq has always made (the tests below and
+//! `tests/integration/fq_properties.rs` check the tree against the scan on random
 //! operation sequences).
 
 use super::bitmap::Bitmap;
@@ -72,8 +73,8 @@ impl Backlogged {
         self.set.contains(flow)
     }
 
-    /// Records that `flow`'s backlog changed; `holds_packets` is whether it still holds
-    /// any (`was_empty`/`now_empty` say whether that changed).
+    /// Records that `flow`'s backlog changed; `became` is `Some(true)` if it has just
+    /// gone from empty to holding packets, `Some(false)` if it has just emptied.
     #[inline]
     pub(super) fn changed(&mut self, flow: usize, became: Option<bool>) {
         match became {
