@@ -12,7 +12,7 @@ use flate2::write::GzEncoder;
 use flate2::Compression;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
+use std::io::{BufWriter, Read, Write};
 use std::path::Path;
 
 pub mod radio;
@@ -615,7 +615,13 @@ pub fn file_name(scenario: &str, config: &str, seed: u64) -> String {
 pub fn save(results: &ResultsFile, path: &Path) -> Result<(), CliError> {
     write_atomically(path, |w| {
         let mut gz = GzEncoder::new(w, Compression::default());
-        serde_json::to_writer(&mut gz, results)?;
+        // serde_json writes a few bytes at a time, and flate2 zeroes its whole 32 KiB
+        // output buffer on every write: unbuffered, that was 2.1 of the 4.0 billion
+        // instructions of a 60 s three-station run (issue 19).
+        let mut json = BufWriter::with_capacity(1 << 16, &mut gz);
+        serde_json::to_writer(&mut json, results)?;
+        json.flush()?;
+        drop(json);
         gz.finish()?.flush()
     })
 }
