@@ -60,6 +60,7 @@ impl<P: Packet> Fq<P> {
                 levels: Levels {
                     flow: id,
                     flow_bytes: &mut flow.backlog_bytes,
+                    flow_dirty: &mut flow.fattest_dirty,
                     tin: &mut t.backlog,
                     total: &mut *backlog,
                     backlogged: &mut *backlogged,

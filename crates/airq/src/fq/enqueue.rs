@@ -56,6 +56,7 @@ impl<P: Packet> Fq<P> {
         let mut levels = Levels {
             flow: id,
             flow_bytes: &mut flow.backlog_bytes,
+            flow_dirty: &mut flow.fattest_dirty,
             tin: &mut t.backlog,
             total: backlog,
             backlogged,
@@ -121,9 +122,8 @@ impl<P: Packet> Fq<P> {
     /// zero-length packets still counts, so the limit can always be restored. Found as
     /// [`FqParams::fattest`](super::FqParams::fattest) says (`fattest.rs`).
     fn fattest_flow(&mut self) -> Option<FlowId> {
-        let flows = &self.flows;
         self.backlogged
-            .fattest(|i| flows[i].backlog_bytes)
+            .fattest(&mut self.flows)
             .map(|i| FlowId(i as u32))
     }
 

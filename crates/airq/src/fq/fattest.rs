@@ -9,8 +9,9 @@
 //! from a tournament tree over the flow indices — each internal node holds the fatter
 //! of its two children's winners, the left (lower-indexed) one on a tie — in
 //! O(log flows) per flow whose backlog changed since the previous search. Marking a
-//! change costs one bit test per packet; the repair is deferred to the next search, so
-//! a structure that never reaches its limits never pays for the tree.
+//! change costs a test of a flag in the flow's own record, which every packet touches
+//! anyway; the repair is deferred to the next search, so a structure that never reaches
+//! its limits never pays for the tree.
 //!
 //! Both searches return the flow with the largest byte backlog, the lowest index on a
 //! tie, counting a flow that holds only zero-length packets (so the limit can always be
@@ -21,6 +22,7 @@
 //! operation sequences).
 
 use super::bitmap::Bitmap;
+use super::flow::Flow;
 use super::params::FattestSearch;
 use alloc::vec::Vec;
 
@@ -31,6 +33,9 @@ pub(super) struct Backlogged {
     set: Bitmap,
     /// Number of flows tracked (pool and default flows).
     flows: usize,
+    /// Flows whose backlog changed since the last search (their `fattest_dirty` set),
+    /// each once: at most one entry per flow.
+    dirty: Vec<u32>,
     /// `None` under [`FattestSearch::Scan`].
     tree: Option<FattestTree>,
 }
@@ -40,6 +45,7 @@ impl Backlogged {
         let mut b = Backlogged {
             set: Bitmap::with_len(flows),
             flows,
+            dirty: Vec::new(),
             tree: None,
         };
         b.set_search(search);
@@ -73,40 +79,75 @@ impl Backlogged {
         self.set.contains(flow)
     }
 
-    /// Records that `flow`'s backlog changed; `became` is `Some(true)` if it has just
-    /// gone from empty to holding packets, `Some(false)` if it has just emptied.
+    /// Flow `flow` went from empty to holding packets.
     #[inline]
-    pub(super) fn changed(&mut self, flow: usize, became: Option<bool>) {
-        match became {
-            Some(true) => self.set.set(flow),
-            Some(false) => self.set.clear(flow),
-            None => {}
+    pub(super) fn fill(&mut self, flow: usize) {
+        self.set.set(flow);
+    }
+
+    /// Flow `flow` holds no packet any more.
+    #[inline]
+    pub(super) fn empty(&mut self, flow: usize) {
+        self.set.clear(flow);
+    }
+
+    /// Flow `flow`'s backlog changed; `dirty` is its `fattest_dirty` flag.
+    #[inline]
+    pub(super) fn mark(&mut self, flow: usize, dirty: &mut bool) {
+        if !*dirty {
+            self.mark_first(flow, dirty);
         }
-        if let Some(tree) = &mut self.tree {
-            tree.mark(flow);
-        }
+    }
+
+    /// The first change since the last search: out of line, so that the per-packet
+    /// path the callers inline stays a byte test (with the push inlined, CoDel's
+    /// dequeue no longer inlined `FlowQueue::dequeue`: +44 instructions a packet).
+    #[cold]
+    #[inline(never)]
+    fn mark_first(&mut self, flow: usize, dirty: &mut bool) {
+        *dirty = true;
+        self.dirty.push(flow as u32);
     }
 
     /// The flow with the largest byte backlog, the lowest index on a tie, or `None` if
-    /// no flow holds a packet. `bytes_of` gives a flow's backlog bytes.
-    pub(super) fn fattest(&mut self, bytes_of: impl Fn(usize) -> u64) -> Option<usize> {
-        let Backlogged { set, tree, .. } = self;
-        match tree {
-            None => scan(set, bytes_of),
+    /// no flow holds a packet.
+    pub(super) fn fattest<P>(&mut self, flows: &mut [Flow<P>]) -> Option<usize> {
+        let Backlogged {
+            set, dirty, tree, ..
+        } = self;
+        let found = match tree {
+            None => scan(set, |i| flows[i].backlog_bytes),
             Some(tree) => {
-                let found = tree.search(|i| set.contains(i).then(|| bytes_of(i)));
+                let found = tree.search(dirty, |i| set.contains(i).then(|| flows[i].backlog_bytes));
                 debug_assert!(found.is_none_or(|i| set.contains(i)));
                 found
             }
+        };
+        for &flow in dirty.iter() {
+            flows[flow as usize].fattest_dirty = false;
         }
+        dirty.clear();
+        found
     }
 
-    /// Checks the tree against the flows as they are (O(flows)): every flow not marked
-    /// changed has the key it was last repaired with, and every node holds the winner
-    /// of its children. For `Fq::assert_invariants`.
-    pub(super) fn assert_consistent(&self, bytes_of: impl Fn(usize) -> u64) {
+    /// Checks the changed-flow list against the flows' flags, and the tree against the
+    /// flows as they are (O(flows)): every flow not marked changed has the key it was
+    /// last repaired with, and every node holds the winner of its children. For
+    /// `Fq::assert_invariants`.
+    pub(super) fn assert_consistent<P>(&self, flows: &[Flow<P>]) {
+        let flagged = flows.iter().filter(|f| f.fattest_dirty).count();
+        assert_eq!(self.dirty.len(), flagged, "changed-flow list");
+        for &flow in &self.dirty {
+            assert!(
+                flows[flow as usize].fattest_dirty,
+                "flow {flow} listed, not flagged"
+            );
+        }
         if let Some(tree) = &self.tree {
-            tree.assert_consistent(|i| self.set.contains(i).then(|| bytes_of(i)));
+            tree.assert_consistent(
+                |i| self.set.contains(i).then(|| flows[i].backlog_bytes),
+                |i| flows[i].fattest_dirty,
+            );
         }
     }
 }
@@ -137,9 +178,6 @@ struct FattestTree {
     /// flow's bytes are at most `u32::MAX` packets of `i32::MAX` bytes, far below
     /// `u64::MAX`). Padding leaves past `flows` stay 0.
     key: Vec<u64>,
-    /// Flows whose backlog changed since the last repair, each once.
-    dirty: Vec<u32>,
-    is_dirty: Bitmap,
     /// Everything is rebuilt at the next search (new, or grown past `leaves`).
     stale: bool,
 }
@@ -151,26 +189,15 @@ impl FattestTree {
             flows,
             winner: Vec::new(),
             key: Vec::new(),
-            dirty: Vec::new(),
-            is_dirty: Bitmap::with_len(flows),
             stale: true,
         }
     }
 
     fn grow(&mut self, flows: usize) {
         self.flows = flows;
-        self.is_dirty.grow(flows);
+        // Within `leaves`, the new flows' padding leaves already hold key 0.
         if flows > self.leaves {
             self.stale = true;
-        }
-        // Within `leaves`: the new flows' padding leaves already hold key 0.
-    }
-
-    #[inline]
-    fn mark(&mut self, flow: usize) {
-        if !self.stale && !self.is_dirty.contains(flow) {
-            self.is_dirty.set(flow);
-            self.dirty.push(flow as u32);
         }
     }
 
@@ -188,17 +215,19 @@ impl FattestTree {
         backlog_of(flow).map_or(0, |bytes| bytes + 1)
     }
 
-    /// Repairs what changed, then reads the root. `backlog_of` gives a flow's backlog
-    /// bytes, `None` if it holds no packet.
-    fn search(&mut self, backlog_of: impl Fn(usize) -> Option<u64>) -> Option<usize> {
+    /// Repairs the paths of the `changed` flows, then reads the root. `backlog_of`
+    /// gives a flow's backlog bytes, `None` if it holds no packet.
+    fn search(
+        &mut self,
+        changed: &[u32],
+        backlog_of: impl Fn(usize) -> Option<u64>,
+    ) -> Option<usize> {
         // Repairing d paths costs d·log2(leaves); a rebuild costs 2·leaves.
         let depth = self.leaves.trailing_zeros() as usize + 1;
-        if self.stale || self.dirty.len() * depth > 2 * self.leaves {
+        if self.stale || changed.len() * depth > 2 * self.leaves {
             self.rebuild(&backlog_of);
         } else {
-            let dirty = core::mem::take(&mut self.dirty);
-            for &flow in &dirty {
-                self.is_dirty.clear(flow as usize);
+            for &flow in changed {
                 self.key[flow as usize] = Self::key_of(&backlog_of, flow as usize);
                 let mut node = (self.leaves + flow as usize) / 2;
                 while node >= 1 {
@@ -207,8 +236,6 @@ impl FattestTree {
                     node /= 2;
                 }
             }
-            self.dirty = dirty;
-            self.dirty.clear();
         }
         let root = self.winner[1] as usize;
         debug_assert_eq!(self.key[root], Self::key_of(&backlog_of, root));
@@ -216,9 +243,9 @@ impl FattestTree {
     }
 
     fn rebuild(&mut self, backlog_of: &impl Fn(usize) -> Option<u64>) {
-        self.leaves = self.flows.next_power_of_two();
-        let leaves = self.leaves;
+        let leaves = self.flows.next_power_of_two();
         debug_assert!(leaves <= u32::MAX as usize);
+        self.leaves = leaves;
         self.key.clear();
         self.key.extend((0..leaves).map(|i| {
             if i < self.flows {
@@ -236,25 +263,23 @@ impl FattestTree {
             self.winner[node] =
                 Self::better(&self.key, self.winner[2 * node], self.winner[2 * node + 1]);
         }
-        for &flow in &self.dirty {
-            self.is_dirty.clear(flow as usize);
-        }
-        self.dirty.clear();
         self.stale = false;
     }
 
-    fn assert_consistent(&self, backlog_of: impl Fn(usize) -> Option<u64>) {
+    fn assert_consistent(
+        &self,
+        backlog_of: impl Fn(usize) -> Option<u64>,
+        changed: impl Fn(usize) -> bool,
+    ) {
         if self.stale {
             return;
         }
         assert_eq!(self.winner.len(), 2 * self.leaves, "tree size");
         for flow in 0..self.leaves {
-            let current = if flow < self.flows {
-                Self::key_of(&backlog_of, flow)
-            } else {
-                0
-            };
-            if flow >= self.flows || !self.is_dirty.contains(flow) {
+            if flow >= self.flows {
+                assert_eq!(self.key[flow], 0, "fattest-tree padding leaf {flow}");
+            } else if !changed(flow) {
+                let current = Self::key_of(&backlog_of, flow);
                 assert_eq!(self.key[flow], current, "fattest-tree key of flow {flow}");
             }
             assert_eq!(
@@ -268,19 +293,24 @@ impl FattestTree {
                 Self::better(&self.key, self.winner[2 * node], self.winner[2 * node + 1]);
             assert_eq!(self.winner[node], expected, "fattest-tree node {node}");
         }
-        assert_eq!(
-            self.dirty.len(),
-            (0..self.flows)
-                .filter(|&f| self.is_dirty.contains(f))
-                .count(),
-            "fattest-tree dirty list"
-        );
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Sets flow `f`'s backlog to `bytes` (`None`: empty), telling `b` as `Levels` does.
+    fn set(b: &mut Backlogged, flows: &mut [Flow<()>], f: usize, bytes: Option<u64>) {
+        let was = b.contains(f);
+        flows[f].backlog_bytes = bytes.unwrap_or(0);
+        match (was, bytes.is_some()) {
+            (false, true) => b.fill(f),
+            (true, false) => b.empty(f),
+            _ => {}
+        }
+        b.mark(f, &mut flows[f].fattest_dirty);
+    }
 
     /// A tree and a scan over the same backlogs, driven by a tiny seeded generator.
     #[test]
@@ -292,37 +322,35 @@ mod tests {
             state ^= state << 17;
             state % n
         };
-        for flows in [1usize, 2, 3, 7, 64, 100] {
-            let mut bytes = alloc::vec![None::<u64>; flows];
-            let mut tree = Backlogged::new(flows, FattestSearch::Tree);
-            let mut plain = Backlogged::new(flows, FattestSearch::Scan);
+        for n in [1usize, 2, 3, 7, 64, 100] {
+            let new_flows = |n: usize| (0..n).map(|_| Flow::<()>::new()).collect::<Vec<_>>();
+            let (mut tree_flows, mut scan_flows) = (new_flows(n), new_flows(n));
+            let mut tree = Backlogged::new(n, FattestSearch::Tree);
+            let mut plain = Backlogged::new(n, FattestSearch::Scan);
             for step in 0..2000 {
                 if step % 500 == 499 {
                     // A tin added: the structure grows.
-                    bytes.push(None);
-                    tree.grow(bytes.len());
-                    plain.grow(bytes.len());
+                    tree_flows.push(Flow::new());
+                    scan_flows.push(Flow::new());
+                    tree.grow(tree_flows.len());
+                    plain.grow(scan_flows.len());
                 }
-                let f = next(bytes.len() as u64) as usize;
-                let before = bytes[f].is_some();
+                let f = next(tree_flows.len() as u64) as usize;
                 // Few distinct sizes, so ties are common; zero-length packets too.
-                bytes[f] = match next(4) {
+                let bytes = match next(4) {
                     0 => None,
                     _ => Some(next(4) * 100),
                 };
-                let after = bytes[f].is_some();
-                let became = (before != after).then_some(after);
-                tree.changed(f, became);
-                plain.changed(f, became);
+                set(&mut tree, &mut tree_flows, f, bytes);
+                set(&mut plain, &mut scan_flows, f, bytes);
                 if next(3) == 0 {
-                    let of = |i: usize| bytes[i].unwrap_or(0);
-                    tree.assert_consistent(of);
+                    tree.assert_consistent(&tree_flows);
                     assert_eq!(
-                        tree.fattest(of),
-                        plain.fattest(of),
-                        "flows {flows} step {step}"
+                        tree.fattest(&mut tree_flows),
+                        plain.fattest(&mut scan_flows),
+                        "flows {n} step {step}"
                     );
-                    tree.assert_consistent(of);
+                    tree.assert_consistent(&tree_flows);
                 }
             }
         }
@@ -330,16 +358,18 @@ mod tests {
 
     #[test]
     fn ties_go_to_the_lowest_index_and_empty_flows_never_win() {
+        let mut flows: Vec<Flow<()>> = (0..8).map(|_| Flow::new()).collect();
         let mut b = Backlogged::new(8, FattestSearch::Tree);
-        let bytes = [0u64, 0, 300, 0, 300, 0, 0, 0];
-        assert_eq!(b.fattest(|i| bytes[i]), None);
+        assert_eq!(b.fattest(&mut flows), None);
         for f in [4, 2, 6] {
-            b.changed(f, Some(true));
+            set(&mut b, &mut flows, f, Some(300));
         }
-        assert_eq!(b.fattest(|i| bytes[i]), Some(2));
+        assert_eq!(b.fattest(&mut flows), Some(2));
         // Flow 6 holds only zero-length packets: it wins once it is the only one.
-        b.changed(2, Some(false));
-        b.changed(4, Some(false));
-        assert_eq!(b.fattest(|_| 0), Some(6));
+        set(&mut b, &mut flows, 6, Some(0));
+        set(&mut b, &mut flows, 2, None);
+        set(&mut b, &mut flows, 4, None);
+        assert_eq!(b.fattest(&mut flows), Some(6));
+        b.assert_consistent(&flows);
     }
 }

@@ -23,6 +23,10 @@ pub(super) struct Flow<P> {
     /// cleared when the flow leaves the lists). A sentinel rather than an `Option` keeps
     /// the record at 48 bytes.
     tin: u32,
+    /// Whether the backlog changed since the fattest-flow tree last read it (`fattest.rs`):
+    /// kept here, in padding of the record every packet touches, so that marking a change
+    /// costs a byte test and no extra cache line.
+    pub(super) fattest_dirty: bool,
 }
 
 impl<P> Flow<P> {
@@ -31,6 +35,7 @@ impl<P> Flow<P> {
             queue: VecDeque::new(),
             backlog_bytes: 0,
             tin: UNBOUND,
+            fattest_dirty: false,
         }
     }
 

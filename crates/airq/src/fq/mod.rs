@@ -332,6 +332,7 @@ impl<P: Packet> Fq<P> {
         let levels = Levels {
             flow: id,
             flow_bytes: &mut flow.backlog_bytes,
+            flow_dirty: &mut flow.fattest_dirty,
             tin: &mut t.backlog,
             total: &mut self.backlog,
             backlogged: &mut self.backlogged,
@@ -395,8 +396,7 @@ impl<P: Packet> Fq<P> {
             );
         }
         assert_eq!(self.backlog, total, "global backlog");
-        self.backlogged
-            .assert_consistent(|i| self.flows[i].backlog_bytes);
+        self.backlogged.assert_consistent(&self.flows);
         assert!(self.backlog.packets <= self.params.limit_packets);
         assert!(self.backlog.truesize_bytes <= self.params.memory_limit_bytes);
     }
