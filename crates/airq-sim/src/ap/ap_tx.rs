@@ -37,19 +37,54 @@ pub struct ApTx {
     limit_groups: bool,
 }
 
+/// Sets the configured airtime weights and groups on `sched`; whether they apply. They
+/// are the airtime scheduler's: round robin has no airtime accounting for them to divide
+/// (config.rs).
+fn apply_policies(sched: &mut AirtimeScheduler, config: &ApConfig) -> Result<bool, ApConfigError> {
+    if !matches!(config.scheduler, SchedulerConfig::Airtime(_)) {
+        return Ok(false);
+    }
+    for w in &config.airtime_weights {
+        sched
+            .set_weight(w.station, w.weight_us)
+            .map_err(ApConfigError::Scheduler)?;
+    }
+    let mut groups = Vec::with_capacity(config.airtime_groups.len());
+    for g in &config.airtime_groups {
+        let parent = g.parent.map(|p| groups[p]);
+        let group = sched
+            .add_group(parent, g.weight_us, g.mode)
+            .map_err(ApConfigError::Scheduler)?;
+        groups.push(group);
+        for &s in &g.stations {
+            sched
+                .set_station_group(s, Some(group))
+                .map_err(ApConfigError::Scheduler)?;
+        }
+    }
+    Ok(true)
+}
+
 enum Driver {
     Softmac(Softmac),
     Firmware(Firmware),
 }
 
 impl ApTx {
-    /// A transmit path for the BSS `bss` whose station `i` (`NodeId::Sta(StationId(i))`)
-    /// has link `links[i]`.
-    pub fn new(
+    /// Whether [`ApTx::new`] would accept these arguments, without building the queues:
+    /// `airq check` at 65,535 stations needs this, not the 900 MB the queues take. `new`
+    /// begins with it, so the two cannot disagree. The one check left to `new` is what
+    /// cannot fail: registering every station and its TXQs with the scheduler (ids below
+    /// `StationId::MAX + 1`, checked here; at most 2^20 TXQs, far fewer than
+    /// [`AirtimeScheduler::MAX_TXQS`]).
+    pub fn check(
         config: &ApConfig,
         bss: &BssConfig,
         links: &[StationLink],
-    ) -> Result<ApTx, ApConfigError> {
+    ) -> Result<(), ApConfigError> {
+        const _: () = assert!(
+            (StationId::MAX as usize + 1) * Tid::COUNT <= AirtimeScheduler::MAX_TXQS as usize
+        );
         let stations = links.len();
         if stations > StationId::MAX as usize + 1 {
             return Err(ApConfigError::TooManyStations(stations));
@@ -68,6 +103,38 @@ impl ApTx {
             }
         }
         config.validate(stations)?;
+        // The scheduler's own checks of weights and groups, on a scheduler holding only
+        // the stations they name.
+        let mut sched =
+            AirtimeScheduler::new(config.scheduler.params()).map_err(ApConfigError::Scheduler)?;
+        let mut named: Vec<StationId> = config
+            .airtime_weights
+            .iter()
+            .map(|w| w.station)
+            .chain(
+                config
+                    .airtime_groups
+                    .iter()
+                    .flat_map(|g| g.stations.iter().copied()),
+            )
+            .collect();
+        named.sort_unstable();
+        named.dedup();
+        for s in named {
+            sched.add_station(s).map_err(ApConfigError::Scheduler)?;
+        }
+        apply_policies(&mut sched, config).map(drop)
+    }
+
+    /// A transmit path for the BSS `bss` whose station `i` (`NodeId::Sta(StationId(i))`)
+    /// has link `links[i]`.
+    pub fn new(
+        config: &ApConfig,
+        bss: &BssConfig,
+        links: &[StationLink],
+    ) -> Result<ApTx, ApConfigError> {
+        Self::check(config, bss, links)?;
+        let stations = links.len();
         // Parameters are valid from here on: constructors returning `None` cannot.
         let invalid = || ApConfigError::Bss("internal: validated parameters refused");
         let keys = stations * Tid::COUNT;
@@ -102,29 +169,7 @@ impl ApTx {
                 txq_keys.push(TxqKey::new(id, tid));
             }
         }
-        // Weights and groups are the airtime scheduler's; round robin has no airtime
-        // accounting for them to divide (config.rs).
-        let policies = matches!(config.scheduler, SchedulerConfig::Airtime(_));
-        if policies {
-            for w in &config.airtime_weights {
-                sched
-                    .set_weight(w.station, w.weight_us)
-                    .map_err(ApConfigError::Scheduler)?;
-            }
-            let mut groups = Vec::with_capacity(config.airtime_groups.len());
-            for g in &config.airtime_groups {
-                let parent = g.parent.map(|p| groups[p]);
-                let group = sched
-                    .add_group(parent, g.weight_us, g.mode)
-                    .map_err(ApConfigError::Scheduler)?;
-                groups.push(group);
-                for &s in &g.stations {
-                    sched
-                        .set_station_group(s, Some(group))
-                        .map_err(ApConfigError::Scheduler)?;
-                }
-            }
-        }
+        let policies = apply_policies(&mut sched, config)?;
         let aql_params = match config.aql {
             AqlConfig::Off => None,
             AqlConfig::On(p) => Some(p),

@@ -302,8 +302,10 @@ pub struct Simulation {
 }
 
 impl Simulation {
-    /// A simulation of `scenario` with an AP configured as `ap`.
-    pub fn new(scenario: BssScenario, ap: &ApConfig) -> Result<Simulation, SimError> {
+    /// Whether [`Simulation::new`] would accept `scenario` and `ap`, without building
+    /// anything: `airq check` of tens of thousands of stations in a few MB. `new` begins
+    /// with it, and the rest of `new` cannot fail.
+    pub fn check(scenario: &BssScenario, ap: &ApConfig) -> Result<(), SimError> {
         let stations_count = scenario.stations.len();
         for (flow, spec) in scenario.flows.iter().enumerate() {
             if spec.station.index() >= stations_count {
@@ -353,6 +355,12 @@ impl Simulation {
                 }
             }
         }
+        ApTx::check(ap, &scenario.bss, &scenario.stations).map_err(SimError::Ap)
+    }
+
+    /// A simulation of `scenario` with an AP configured as `ap`.
+    pub fn new(scenario: BssScenario, ap: &ApConfig) -> Result<Simulation, SimError> {
+        Self::check(&scenario, ap)?;
         let mut ap = ApTx::new(ap, &scenario.bss, &scenario.stations).map_err(SimError::Ap)?;
         let root = RngRoot::new(scenario.seed);
         let n = scenario.stations.len();

@@ -183,11 +183,13 @@ fn station_to_station_ping_is_deterministic() {
 #[test]
 fn a_ping_to_itself_or_to_no_station_is_refused() {
     let refused = |spec: FlowSpec| {
-        Simulation::new(
-            three_stations(vec![spec]),
-            &ApConfig::preset("fifo").unwrap(),
-        )
-        .err()
+        let scenario = three_stations(vec![spec]);
+        let ap = ApConfig::preset("fifo").unwrap();
+        // What `airq check` runs refuses it alike, without building the simulation.
+        let checked = Simulation::check(&scenario, &ap).err();
+        let e = Simulation::new(scenario, &ap).err();
+        assert_eq!(checked, e);
+        e
     };
     assert_eq!(
         refused(FlowSpec::station_ping(StationId(1), StationId(1), INTERVAL)),

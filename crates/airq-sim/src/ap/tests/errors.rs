@@ -8,6 +8,9 @@ fn bad_configurations_are_errors_not_panics() {
     let check = |config: ApConfig, expect: &str| {
         let e = ApTx::new(&config, &bss(), &links).err().expect(expect);
         assert!(e.to_string().contains(expect), "{e} / {expect}");
+        // `check` (what `airq check` runs) refuses it alike, without building.
+        let checked = ApTx::check(&config, &bss(), &links).expect_err(expect);
+        assert_eq!(checked.to_string(), e.to_string());
     };
     let base = preset("airtime_aql");
     check(
@@ -112,6 +115,29 @@ fn bad_configurations_are_errors_not_panics() {
         },
         "station 0 is in two airtime groups",
     );
+    // Errors only the scheduler finds, once it builds the groups.
+    let nested = |depth: usize| {
+        (0..depth)
+            .map(|i| AirtimeGroup {
+                parent: i.checked_sub(1),
+                ..group(256, if i == 0 { vec![0] } else { vec![] })
+            })
+            .collect::<Vec<_>>()
+    };
+    let deep = airq::airtime::MAX_GROUP_DEPTH as usize + 1;
+    check(
+        ApConfig {
+            airtime_groups: nested(deep),
+            ..base.clone()
+        },
+        "scheduler: ",
+    );
+    let fine = ApConfig {
+        airtime_groups: nested(deep - 1),
+        ..base.clone()
+    };
+    assert!(ApTx::check(&fine, &bss(), &links).is_ok());
+    assert!(ApTx::new(&fine, &bss(), &links).is_ok());
     let mut aql = AqlParams::default();
     aql.limits[Ac::Be.index()].aql_limit_low_us = 0;
     check(
@@ -138,12 +164,18 @@ fn bad_configurations_are_errors_not_panics() {
     no_retries.retry_limit = 0;
     let e = ApTx::new(&base, &no_retries, &links).err().unwrap();
     assert!(e.to_string().contains("retry_limit must be at least 1"));
+    let checked = ApTx::check(&base, &no_retries, &links).err().unwrap();
+    assert_eq!(checked.to_string(), e.to_string());
     let mut no_window = ht_link();
     no_window.ba_window = 0;
-    let e = ApTx::new(&base, &bss(), &[ht_link(), no_window])
+    let e = ApTx::new(&base, &bss(), &[ht_link(), no_window.clone()])
         .err()
         .unwrap();
     assert_eq!(e.to_string(), "station 1: ba_window must be at least 1");
+    let checked = ApTx::check(&base, &bss(), &[ht_link(), no_window])
+        .err()
+        .unwrap();
+    assert_eq!(checked.to_string(), e.to_string());
 }
 
 #[test]
