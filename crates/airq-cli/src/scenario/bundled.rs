@@ -52,6 +52,10 @@ pub const BUNDLED: &[(&str, &str)] = &[
         "udp-flood-anomaly",
         include_str!("../../../../scenarios/udp-flood-anomaly.toml"),
     ),
+    (
+        "voip-qos",
+        include_str!("../../../../scenarios/voip-qos.toml"),
+    ),
 ];
 
 /// The text of the bundled scenario `name` (with or without `.toml`; no folder).

@@ -10,7 +10,7 @@ use crate::results::ResultsFile;
 use airq_sim::metrics::distribution::LossyPercentile;
 
 /// The metrics a path may end in, with what they mean.
-pub const METRICS: [(&str, &str); 15] = [
+pub const METRICS: [(&str, &str); 17] = [
     ("goodput_mbps", "goodput, Mbit/s (of a station, or `total`)"),
     ("airtime_percent", "share of the stations' airtime, %"),
     (
@@ -32,6 +32,14 @@ pub const METRICS: [(&str, &str); 15] = [
     (
         "tcp_srtt_mean_ms",
         "smoothed RTT of the station's TCP senders, ms, mean of the samples after the warm-up",
+    ),
+    (
+        "voip_mos_down",
+        "MOS of the station's downlink VoIP leg (the call's packets through the AP)",
+    ),
+    (
+        "voip_delay_down_ms",
+        "mean one-way delay of the station's downlink VoIP leg, ms",
     ),
     ("voip_mos", "mean MOS of the station's VoIP legs (G.107)"),
     (
@@ -311,11 +319,13 @@ fn of_run(r: &ResultsFile, m: &Metric) -> Result<f64, String> {
             }
             Ok(samples.iter().sum::<f64>() / samples.len() as f64)
         }
-        "voip_mos" | "voip_delay_ms" => {
+        "voip_mos" | "voip_delay_ms" | "voip_mos_down" | "voip_delay_down_ms" => {
+            let down_only = m.metric.contains("down");
             let legs: Vec<f64> = flows("voip")
+                .filter(|f| !down_only || f.direction == "down")
                 .filter_map(|f| f.voip)
                 .map(|v| {
-                    if m.metric == "voip_mos" {
+                    if m.metric.starts_with("voip_mos") {
                         v.mos
                     } else {
                         v.mean_delay_ms
