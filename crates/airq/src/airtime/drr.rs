@@ -398,8 +398,13 @@ impl AirtimeScheduler {
         let front =
             station.is_some() && self.params.fairness && self.params.sparse_first && has_queue;
         if self.tree {
-            self.node_link_tree(Node::Txq(txq.index), self.lane(ac), front);
+            let lane = self.lane(ac);
+            let handed_out = self.txqs[txq.index()].schedule_round == self.rounds[lane.index()];
+            self.node_link_tree(Node::Txq(txq.index), lane, front);
             self.txq_mark_queued(txq, has_queue);
+            if handed_out && !front {
+                self.node_ancestors_to_tail(Node::Txq(txq.index), lane);
+            }
         } else {
             self.node_link::<false>(Node::Txq(txq.index), ac, front);
         }
@@ -409,6 +414,28 @@ impl AirtimeScheduler {
             }
         }
         Ok(())
+    }
+
+    /// A TXQ handed out this round came back to the tail of its list (empty but kept
+    /// active, or without airtime fairness or `sparse_first`): so does every station
+    /// (station-first mode) and group above it. In mac80211's flat list the TXQ itself
+    /// is the root's entry, and `__ieee80211_schedule_txq` appends it at the tail
+    /// (`net/mac80211/tx.c`); the entries standing for it in the hierarchy do the same,
+    /// at every level. (A TXQ returned with data goes to the head, and the entries
+    /// above it stay where they are, at the head: mac80211's sparse-station rule.)
+    /// Left at the head, a group whose TXQs are all empty but kept listed
+    /// (`ieee80211_txq_keep_active`), so never charged, would be walked into again and
+    /// again until the walk came back to a TXQ served this round — which ends the round
+    /// before the entries behind the group are reached, every round.
+    #[inline(never)]
+    fn node_ancestors_to_tail(&mut self, node: Node, lane: Ac) {
+        let mut owner = self.owner_of(node, lane);
+        while let Some(up) = owner.node() {
+            owner = self.owner_of(up, lane);
+            if self.node_listed(up, lane) {
+                self.list_rotate(owner, up.entry());
+            }
+        }
     }
 
     /// Station-first mode: records whether a TXQ just scheduled has data.

@@ -5,7 +5,7 @@
 use super::synthetic::{assert_near, Calls, Synthetic, BE};
 use super::*;
 use crate::ids::{Ac, StationId};
-use crate::time::Instant;
+use crate::time::{Duration, Instant};
 use alloc::format;
 use alloc::vec::Vec;
 
@@ -293,4 +293,132 @@ fn may_transmit_checks_the_groups_above_the_txq() {
     let reopens = d.s.next_timeout(Instant::ZERO).unwrap();
     assert!(!d.s.may_transmit_at(t2, &mut NoAql, Instant::ZERO).unwrap());
     assert!(d.s.may_transmit_at(t2, &mut NoAql, reopens).unwrap());
+}
+
+/// Two groups of equal weight: `guest` with two stations always backlogged, `home`
+/// with two stations that are only pinged. Returns the driver, the guest stations and
+/// the home stations' TXQs.
+fn sparse_home_beside_busy_guests(
+    guest_mode: GroupMode,
+) -> (Synthetic, [StationId; 2], [TxqId; 2]) {
+    let mut d = Synthetic::new(AirtimeParams::default());
+    let guest = d.s.add_group(None, 256, guest_mode).unwrap();
+    let home = d.s.add_group(None, 256, GroupMode::Share).unwrap();
+    let guests = [
+        d.be_station(100, Some(guest)),
+        d.be_station(4000, Some(guest)),
+    ];
+    let home_txqs = [0, 1].map(|_| {
+        let h = d.station();
+        d.s.set_station_group(h, Some(home)).unwrap();
+        d.txq(h, BE, 0, false)
+    });
+    (d, guests, home_txqs)
+}
+
+/// One round: TXQs handed out in order; those in `empty` are handed back empty (they
+/// stay listed while their station is active), the others with data. No airtime.
+fn round_handing_back(d: &mut Synthetic, empty: &[TxqId]) -> Vec<TxqId> {
+    d.s.schedule_start(Ac::Be, &mut NoAql);
+    let mut served = Vec::new();
+    while let Some(t) = d.s.next_txq(Ac::Be, &mut NoAql, d.now) {
+        assert!(served.len() < 100, "a round that does not end: {served:?}");
+        served.push(t);
+        d.s.return_txq(t, !empty.contains(&t), d.now).unwrap();
+    }
+    served
+}
+
+#[test]
+fn a_round_gets_past_a_group_whose_txqs_are_empty_but_kept_listed() {
+    // The home stations just had a frame each: their TXQs, at the head (sparse), are
+    // served and come back empty, listed while the stations are active. As in
+    // mac80211's flat list, where each goes back to the tail, the round must go on
+    // to the guest group (it used to come back to the first home TXQ and end).
+    let (mut d, _, home) = sparse_home_beside_busy_guests(GroupMode::Share);
+    for t in home {
+        d.s.return_txq(t, true, d.now).unwrap();
+    }
+    for round in 0..3 {
+        let served = round_handing_back(&mut d, &home);
+        assert!(
+            served.iter().any(|t| !home.contains(t)),
+            "round {round} served only the home TXQs: {served:?}"
+        );
+        assert_eq!(d.s.active_txqs(Ac::Be).count(), 4, "all still listed");
+    }
+}
+
+#[test]
+fn round_robin_groups_take_turns() {
+    // Without airtime fairness a TXQ goes back to the tail, and so does its group: a
+    // round serves each TXQ once, as without groups (the group at the head used to
+    // keep it, and the other group was never served).
+    let mut d = Synthetic::new(AirtimeParams::round_robin());
+    let a = d.s.add_group(None, 256, GroupMode::Share).unwrap();
+    let b = d.s.add_group(None, 256, GroupMode::Share).unwrap();
+    let sa = [d.be_station(1000, Some(a)), d.be_station(1000, Some(a))];
+    let sb = [d.be_station(1000, Some(b)), d.be_station(1000, Some(b))];
+    let served = round_handing_back(&mut d, &[]);
+    let mut owners: Vec<StationId> = served
+        .iter()
+        .map(|&t| d.s.txq_owner(t).unwrap().0.unwrap())
+        .collect();
+    owners.sort();
+    assert_eq!(owners, [sa[0], sa[1], sb[0], sb[1]]);
+    d.run(1000, RUN);
+    assert_near("group a", d.share_of_airtime(&sa), 0.5, 0.02);
+}
+
+/// Runs `d` for `duration_ms`, the `pinged` TXQs getting a frame of 0 µs every 20 ms:
+/// served, they come back empty and stay listed (active within 100 ms). After a round
+/// that used no airtime the driver starts another at once, unless the scheduler gave a
+/// [`next_timeout`](AirtimeScheduler::next_timeout) (or a thousand such rounds went
+/// by): then the clock goes on to it, or to the next ping.
+fn run_pinged(d: &mut Synthetic, pinged: &[TxqId], duration_ms: u64) {
+    let end = d.now + Duration::from_millis(duration_ms);
+    let mut next_ping = d.now;
+    let mut idle_rounds = 0;
+    while d.now < end {
+        if d.now >= next_ping {
+            for &t in pinged {
+                d.s.return_txq(t, true, d.now).unwrap();
+            }
+            next_ping = d.now + Duration::from_millis(20);
+        }
+        let start = d.now;
+        d.s.schedule_start(Ac::Be, &mut NoAql);
+        while let Some(t) = d.s.next_txq(Ac::Be, &mut NoAql, d.now) {
+            if pinged.contains(&t) {
+                d.s.return_txq(t, false, d.now).unwrap();
+            } else {
+                d.send(t);
+            }
+        }
+        if d.now > start {
+            idle_rounds = 0;
+            continue;
+        }
+        idle_rounds += 1;
+        let timeout = d.s.next_timeout(d.now);
+        if timeout.is_some() || idle_rounds == 1000 {
+            d.now = timeout.map_or(next_ping, |t| t.min(next_ping));
+            idle_rounds = 0;
+        }
+    }
+}
+
+#[test]
+fn a_sparse_group_leaves_the_channel_to_a_busy_sharing_one() {
+    let (mut d, guests, home) = sparse_home_beside_busy_guests(GroupMode::Share);
+    run_pinged(&mut d, &home, 10_000);
+    assert_near("guest group", d.share_of_time(&guests), 1.0, 0.02);
+}
+
+#[test]
+fn a_sparse_group_leaves_a_limited_one_its_half_of_wall_time() {
+    let (mut d, guests, home) = sparse_home_beside_busy_guests(GroupMode::Limit);
+    run_pinged(&mut d, &home, 10_000);
+    assert_near("guest group", d.share_of_time(&guests), 0.5, 0.02);
+    assert_near("guest station 0", d.share_of_time(&guests[..1]), 0.25, 0.02);
 }

@@ -51,7 +51,13 @@
 //! has a non-negative deficit, and station deficits inside a group advance only while
 //! the group is being served. Airtime registered for a station is charged to it and to
 //! each group above it; a group that becomes backlogged goes to the head of its
-//! parent's list, as a sparse station does. A group is one entry of its parent's list
+//! parent's list, as a sparse station does. A group stands, on its parent's list, for
+//! the TXQ it hands out, and moves as mac80211 moves that TXQ on its flat list: handed
+//! back with data, the TXQ goes to the head of its list, and the groups above it stay at
+//! the heads of theirs; handed back to the tail (empty but kept listed while its station
+//! is active, or with fairness or `sparse_first` off), it takes every group above it to
+//! the tail of its parent's list. So a group whose TXQs are all empty does not hold the head and end
+//! each round before the entries behind it get a turn. A group is one entry of its parent's list
 //! however many stations it has, so airtime is split between the entries of a list by
 //! weight, whatever lies below them: group shares multiply down the tree.
 //!

@@ -112,7 +112,9 @@ impl Synthetic {
         }
     }
 
-    fn send(&mut self, t: TxqId) {
+    /// Serves `t`: one aggregate, reported at once; handed back with data if it is
+    /// backlogged.
+    pub(super) fn send(&mut self, t: TxqId) {
         let (station, tid) = self.s.txq_owner(t).unwrap();
         let station = station.unwrap();
         let airtime_us = self.aggregate_us[t.index()];
