@@ -132,6 +132,16 @@ pub fn ap_data(ap: &ApConfig) -> Value {
             }),
         );
     }
+    if let Some(p) = &ap.aggregation.just_in_time {
+        m.insert(
+            "just_in_time".into(),
+            json!({
+                "enabled": true,
+                "lead_time_us": p.lead_time.as_micros(),
+                "max_jitter_us": p.max_jitter.as_micros(),
+            }),
+        );
+    }
     let weights: Vec<Value> = ap
         .airtime_weights
         .iter()

@@ -164,6 +164,7 @@ pub fn collect(
                 .collect(),
         },
         admission: None,
+        aggregation: None,
     }
 }
 

@@ -96,5 +96,6 @@ fn run_one(plan: &Plan, spec: &RunSpec) -> Result<ResultsFile, CliError> {
         results.stations.len(),
         results.flows.len(),
     );
+    results.aggregation = crate::aggregation_data::aggregation_data(sim.ap());
     Ok(results)
 }

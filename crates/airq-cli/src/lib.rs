@@ -9,6 +9,7 @@
 #![warn(missing_docs)]
 
 pub mod admission_data;
+pub mod aggregation_data;
 pub mod ap_data;
 pub mod build;
 pub mod cli;

@@ -52,6 +52,42 @@ pub struct ResultsFile {
     /// otherwise (and in files written before it existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub admission: Option<AdmissionSummary>,
+    /// What the aggregation options (`[ap.aggregate_sizing]`, `[ap.just_in_time]`) did,
+    /// when one was on; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aggregation: Option<AggregationSummary>,
+}
+
+/// The aggregation options' counters over the whole run, warm-up included.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AggregationSummary {
+    /// Dynamic aggregate sizing, when on.
+    pub sizing: Option<AggregateSizingSummary>,
+    /// Just-in-time aggregates, when on.
+    pub just_in_time: Option<JustInTimeSummary>,
+}
+
+/// Dynamic aggregate sizing's counters.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AggregateSizingSummary {
+    /// A-MPDUs the rule sized.
+    pub aggregates: u64,
+    /// Of which capped below what they could otherwise have lasted.
+    pub capped: u64,
+    /// The mean cap given, µs.
+    pub mean_cap_us: u64,
+}
+
+/// Just-in-time aggregates' counters.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JustInTimeSummary {
+    /// Builds scheduled (A-MPDUs that went on the air).
+    pub scheduled: u64,
+    /// A-MPDUs that completed with no next one built while frames waited.
+    pub late: u64,
 }
 
 /// What soft admission control did over the whole run, warm-up included (when a flow

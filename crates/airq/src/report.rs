@@ -9,7 +9,7 @@
 //! order); we print each under its own name.
 
 use crate::admission::{AdmissionParams, AdmissionStats};
-use crate::aggregate::AggregateSizingStats;
+use crate::aggregate::{AggregateSizingStats, JustInTimeStats};
 use crate::airtime::StationAirtimeStats;
 use crate::aql::{Aql, AqlError};
 use crate::fq::{FqParams, FqStats, Quantum, TinStats};
@@ -72,6 +72,18 @@ impl fmt::Display for AggregateSizingReport<'_> {
         writeln!(f, "R aggregates_capped {}", s.capped)?;
         let mean_us = s.cap_sum_us.checked_div(s.aggregates).unwrap_or(0);
         writeln!(f, "R mean_cap_us {mean_us}")
+    }
+}
+
+/// Just-in-time aggregates' counters ([`crate::aggregate::just_in_time`]; not in Linux),
+/// as `access name value` rows.
+pub struct JustInTimeReport<'a>(pub &'a JustInTimeStats);
+
+impl fmt::Display for JustInTimeReport<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "access name value")?;
+        writeln!(f, "R jit_builds_scheduled {}", self.0.scheduled)?;
+        writeln!(f, "R jit_builds_late {}", self.0.late)
     }
 }
 
@@ -242,6 +254,18 @@ mod tests {
             },
             ..TinStats::default()
         }
+    }
+
+    #[test]
+    fn just_in_time_rows() {
+        let stats = JustInTimeStats {
+            scheduled: 9,
+            late: 2,
+        };
+        assert_eq!(
+            format!("{}", JustInTimeReport(&stats)),
+            "access name value\nR jit_builds_scheduled 9\nR jit_builds_late 2\n"
+        );
     }
 
     #[test]

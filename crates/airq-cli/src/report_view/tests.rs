@@ -128,6 +128,7 @@ fn results(config: &str) -> ResultsFile {
         },
         stalls: Vec::new(),
         admission: None,
+        aggregation: None,
     }
 }
 

@@ -1,4 +1,4 @@
-//! `[ap.aggregate_sizing]` → the AP's [`AggregationConfig`]: the aggregate-building
+//! `[ap.aggregate_sizing]` and `[ap.just_in_time]` → the AP's [`AggregationConfig`]: the aggregate-building
 //! options of the seed's §4.1 (netdev 2.2 paper), each off unless its table says
 //! `enabled = true`. Parameters without `enabled` are refused, so that a table written
 //! to turn an option on cannot silently leave it off.
@@ -6,12 +6,13 @@
 use super::ap_file::ApSection;
 use super::location::{KeyPath, SourceMap};
 use crate::error::CliError;
-use airq::aggregate::AggregateSizingParams;
+use airq::aggregate::{AggregateSizingParams, JustInTimeParams};
 use airq::Duration;
 use airq_sim::ap::ApConfig;
 
 /// Checks the options' tables, naming the key at fault.
 pub fn check(section: &ApSection, map: &SourceMap) -> Result<(), CliError> {
+    check_just_in_time(section, map)?;
     let Some(a) = &section.aggregate_sizing else {
         return Ok(());
     };
@@ -46,8 +47,48 @@ pub fn check(section: &ApSection, map: &SourceMap) -> Result<(), CliError> {
     Ok(())
 }
 
+fn check_just_in_time(section: &ApSection, map: &SourceMap) -> Result<(), CliError> {
+    let Some(j) = &section.just_in_time else {
+        return Ok(());
+    };
+    let path = KeyPath::key("ap").join("just_in_time");
+    let given = [
+        ("lead_time_us", j.lead_time_us),
+        ("max_jitter_us", j.max_jitter_us),
+    ];
+    if j.enabled.is_none() {
+        if let Some((k, _)) = given.iter().find(|(_, v)| v.is_some()) {
+            return Err(map.error_at(
+                &path.join(k),
+                "set `enabled = true` to turn just-in-time aggregates on (or `false` to keep \
+                 them off)",
+            ));
+        }
+    }
+    let max_us = JustInTimeParams::MAX.as_micros();
+    for (k, v) in given {
+        if let Some(us) = v.filter(|&us| u64::from(us) > max_us) {
+            return Err(map.error_at(
+                &path.join(k),
+                format!("must be at most {max_us} us, got {us} us"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Turns on the options the section enables.
 pub fn apply(section: &ApSection, c: &mut ApConfig) {
+    if let Some(j) = &section.just_in_time {
+        if j.enabled == Some(true) {
+            let d = JustInTimeParams::default();
+            let us = |v: u32| Duration::from_micros(u64::from(v));
+            c.aggregation.just_in_time = Some(JustInTimeParams {
+                lead_time: j.lead_time_us.map_or(d.lead_time, us),
+                max_jitter: j.max_jitter_us.map_or(d.max_jitter, us),
+            });
+        }
+    }
     if let Some(a) = &section.aggregate_sizing {
         if a.enabled == Some(true) {
             c.aggregation.sizing = Some(sizing_params(a.round_airtime_us, a.min_airtime_us));

@@ -45,6 +45,8 @@ pub struct ApSection {
     pub firmware: Option<FirmwareSection>,
     /// Dynamic aggregate sizing (seed §4.1), off by default.
     pub aggregate_sizing: Option<AggregateSizingSection>,
+    /// Just-in-time aggregates in the softmac driver (seed §4.1), off by default.
+    pub just_in_time: Option<JustInTimeSection>,
     /// Soft admission control of VO/VI (seed §4.3), off by default.
     pub admission: Option<AdmissionSection>,
     /// A time-based retry limit (seed §4.1), off by default.
@@ -225,6 +227,20 @@ pub struct AggregateSizingSection {
     pub round_airtime_us: Option<u32>,
     /// The least an aggregate is capped to, µs.
     pub min_airtime_us: Option<u32>,
+}
+
+/// `[ap.just_in_time]`: the softmac driver builds the A-MPDU after the one on the air
+/// `lead_time_us` before that one's expected end, late by up to `max_jitter_us` of host
+/// scheduling jitter (`airq::aggregate::just_in_time`), instead of keeping two queued.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JustInTimeSection {
+    /// On or off; must be given when a parameter is.
+    pub enabled: Option<bool>,
+    /// How long before the on-air aggregate's expected end the next is built, µs.
+    pub lead_time_us: Option<u32>,
+    /// The host's scheduling lateness is uniform up to this, µs.
+    pub max_jitter_us: Option<u32>,
 }
 
 /// `[ap.admission]`: soft admission control (seed netdev 2.2 §4.3, `airq::admission`):

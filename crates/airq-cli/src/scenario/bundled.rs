@@ -21,6 +21,10 @@ pub const BUNDLED: &[(&str, &str)] = &[
         include_str!("../../../../scenarios/ending-the-anomaly.toml"),
     ),
     (
+        "just-in-time",
+        include_str!("../../../../scenarios/just-in-time.toml"),
+    ),
+    (
         "guest-limit",
         include_str!("../../../../scenarios/guest-limit.toml"),
     ),

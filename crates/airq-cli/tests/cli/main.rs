@@ -7,6 +7,7 @@ mod channel;
 mod errors;
 mod flent;
 mod fuzz_targets;
+mod just_in_time;
 mod loss;
 mod outputs;
 mod ping;

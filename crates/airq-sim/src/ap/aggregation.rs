@@ -12,7 +12,9 @@
 use super::stats::LayerBacklog;
 use crate::mac::link::{BssConfig, StationLink};
 use crate::mac::tid_tx::AggregateLimits;
-use airq::aggregate::{AggregateSizing, AggregateSizingError, AggregateSizingParams};
+use airq::aggregate::{
+    AggregateSizing, AggregateSizingError, AggregateSizingParams, JustInTimeError, JustInTimeParams,
+};
 
 /// Which of the options are on, with their parameters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -20,12 +22,22 @@ pub struct AggregationConfig {
     /// Dynamic aggregate sizing; `None` (the default): every aggregate may be as long
     /// as the PHY, the driver's cap and the TXOP limit allow.
     pub sizing: Option<AggregateSizingParams>,
+    /// Just-in-time aggregates ([`super::just_in_time`]), softmac driver only; `None`
+    /// (the default): ath9k's two A-MPDUs per hardware queue.
+    pub just_in_time: Option<JustInTimeParams>,
 }
 
 impl AggregationConfig {
-    pub fn validate(&self) -> Result<(), AggregationError> {
+    /// Checks the options' parameters; `softmac`: the driver builds aggregates itself.
+    pub fn validate(&self, softmac: bool) -> Result<(), AggregationError> {
         if let Some(p) = &self.sizing {
             p.validate().map_err(AggregationError::Sizing)?;
+        }
+        if let Some(p) = &self.just_in_time {
+            p.validate().map_err(AggregationError::JustInTime)?;
+            if !softmac {
+                return Err(AggregationError::JustInTimeWithoutSoftmac);
+            }
         }
         Ok(())
     }
@@ -35,12 +47,20 @@ impl AggregationConfig {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AggregationError {
     Sizing(AggregateSizingError),
+    JustInTime(JustInTimeError),
+    /// Just-in-time aggregates are a softmac driver's: a firmware builds its own.
+    JustInTimeWithoutSoftmac,
 }
 
 impl std::fmt::Display for AggregationError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             AggregationError::Sizing(e) => write!(f, "aggregate_sizing: {e}"),
+            AggregationError::JustInTime(e) => write!(f, "just_in_time: {e}"),
+            AggregationError::JustInTimeWithoutSoftmac => write!(
+                f,
+                "just_in_time needs driver softmac: a firmware builds its aggregates itself"
+            ),
         }
     }
 }
@@ -110,12 +130,19 @@ mod tests {
                 min_airtime: Duration::ZERO,
                 ..AggregateSizingParams::default()
             }),
+            ..AggregationConfig::default()
         };
-        assert!(c
-            .validate()
-            .unwrap_err()
-            .to_string()
-            .contains("min_airtime"));
-        assert_eq!(AggregationConfig::default().validate(), Ok(()));
+        let why = c.validate(true).unwrap_err().to_string();
+        assert!(why.contains("min_airtime"), "{why}");
+        assert_eq!(AggregationConfig::default().validate(false), Ok(()));
+        let jit = AggregationConfig {
+            just_in_time: Some(JustInTimeParams::default()),
+            ..AggregationConfig::default()
+        };
+        assert_eq!(jit.validate(true), Ok(()));
+        assert_eq!(
+            jit.validate(false),
+            Err(AggregationError::JustInTimeWithoutSoftmac)
+        );
     }
 }

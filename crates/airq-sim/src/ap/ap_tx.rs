@@ -6,6 +6,7 @@ use super::config::{ApConfig, AqlConfig, DriverConfig, MacConfig, QdiscConfig, S
 use super::error::{ApConfigError, ApEnqueueError, UnknownStation};
 use super::firmware::Firmware;
 use super::fq_mac::FqMac;
+use super::just_in_time::JitTimer;
 use super::ledger::Layer;
 use super::legacy_mac::LegacyMac;
 use super::mac_layer::MacLayer;
@@ -15,12 +16,13 @@ use super::soft_admission::{AdmissionCounters, SoftAdmission};
 use super::softmac::Softmac;
 use super::stats::{ApBacklog, LayerBacklog, StationTxStats};
 use super::txq_key::TxqKey;
+use crate::engine::rng::RngStream;
 use crate::mac::frame::Ppdu;
 use crate::mac::link::{BssConfig, StationLink};
 use crate::mac::txpath::{DropCause, TxOutcome, TxOutput, TxPath};
 use crate::net::packet::SimPacket;
 use airq::admission::{AdmissionParams, AdmissionStats};
-use airq::aggregate::AggregateSizing;
+use airq::aggregate::{AggregateSizing, AggregateSizingStats, JustInTimeStats};
 use airq::airtime::{AirtimeScheduler, GroupMode, SchedulingMode};
 use airq::aql::Aql;
 use airq::fq::FqStats;
@@ -175,7 +177,7 @@ impl ApTx {
             AqlConfig::On(p) => Some(p),
         };
         let gate = AqlGate::new(aql_params, stations).ok_or_else(invalid)?;
-        let driver = match config.driver {
+        let mut driver = match config.driver {
             DriverConfig::Softmac {
                 aggr_min_qdepth,
                 non_aggr_min_qdepth,
@@ -211,6 +213,9 @@ impl ApTx {
         );
         mac_tx.sizing = config.aggregation.sizing.map(AggregateSizing::new);
         mac_tx.retry_time = config.retry_time;
+        if let (Driver::Softmac(d), Some(p)) = (&mut driver, config.aggregation.just_in_time) {
+            d.jit = Some(Box::new(JitTimer::new(p)));
+        }
         if let (Some(p), MacConfig::FqMac(_)) = (config.admission, &config.mac) {
             mac_tx.ledger.admission = Some(SoftAdmission::new(p, stations).ok_or_else(invalid)?);
         }
@@ -466,6 +471,23 @@ impl ApTx {
         Some(self.mac_tx.ledger.admission.as_ref()?.flow(flow))
     }
 
+    /// Seeds the host's scheduling jitter of just-in-time aggregates (a no-op when they
+    /// are off): the simulation passes its `host-jitter` stream.
+    pub fn set_host_jitter(&mut self, rng: RngStream) {
+        if let Driver::Softmac(Softmac { jit: Some(j), .. }) = &mut self.driver {
+            j.set_rng(rng);
+        }
+    }
+
+    /// The counters of the aggregation options that are on (seed §4.1).
+    pub fn aggregation_stats(&self) -> (Option<AggregateSizingStats>, Option<JustInTimeStats>) {
+        let jit = match &self.driver {
+            Driver::Softmac(Softmac { jit: Some(j), .. }) => Some(*j.stats()),
+            _ => None,
+        };
+        (self.mac_tx.sizing.as_ref().map(|s| *s.stats()), jit)
+    }
+
     /// Checks the ledger against the queues themselves and the FQ structures' own
     /// accounting, panicking on the first mismatch. For tests: O(stations × TIDs) and
     /// more. `in_flight_mpdus` is the number of MPDUs in PPDUs the caller took with
@@ -556,7 +578,7 @@ impl TxPath for ApTx {
 
     fn next_ppdu(&mut self, ac: Ac, now: Instant, _out: &mut TxOutput) -> Option<Ppdu> {
         match &mut self.driver {
-            Driver::Softmac(d) => d.next_ppdu(ac),
+            Driver::Softmac(d) => d.next_ppdu(ac, now),
             Driver::Firmware(d) => d.next_ppdu(&mut self.mac_tx, ac, now),
         }
     }
@@ -580,6 +602,7 @@ impl TxPath for ApTx {
         match &mut self.driver {
             Driver::Softmac(d) => {
                 d.completed(done.key, ac, aggregate, now);
+                d.jit_completed(&self.mac_tx, ac, aggregate);
                 d.note_pending(&self.mac_tx, done.key);
                 // Failed MPDUs wait in the driver: keep their TXQ scheduled (ath9k's
                 // `ath_tx_queue_tid` → `ieee80211_schedule_txq` on completion).

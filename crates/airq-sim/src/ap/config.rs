@@ -295,11 +295,11 @@ pub struct ApConfig {
     pub airtime_groups: Vec<AirtimeGroup>,
     /// See [`DEFAULT_HOST_LATENCY`].
     pub host_latency: Duration,
-    /// Aggregate-building options of the seed's §4.1, all off by default.
-    pub aggregation: AggregationConfig,
     /// Soft admission control of VO/VI (seed 000 §4.3, [`airq::admission`]), with
     /// FQ-MAC only; `None` (the default, as Linux has none): off.
     pub admission: Option<AdmissionParams>,
+    /// Aggregate-building options of the seed's §4.1, all off by default.
+    pub aggregation: AggregationConfig,
     /// A time-based retry limit on the AP's MPDUs (seed 000 §4.1,
     /// [`crate::mac::retry_time`]); `None` (the default, as Linux): the retry count only.
     pub retry_time: Option<RetryTimeParams>,
@@ -395,15 +395,16 @@ impl ApConfig {
         if self.host_latency == Duration::ZERO || self.host_latency > MAX_HOST_LATENCY {
             return Err(ApConfigError::HostLatencyOutOfRange(self.host_latency));
         }
-        self.aggregation
-            .validate()
-            .map_err(ApConfigError::Aggregation)?;
         if let Some(p) = &self.admission {
             p.validate().map_err(ApConfigError::Admission)?;
             if !matches!(self.mac, MacConfig::FqMac(_)) {
                 return Err(ApConfigError::AdmissionWithoutFqMac);
             }
         }
+        let softmac = matches!(self.driver, DriverConfig::Softmac { .. });
+        self.aggregation
+            .validate(softmac)
+            .map_err(ApConfigError::Aggregation)?;
         if let Some(p) = &self.retry_time {
             let ns = u32::from(p.time_limit > Duration::ZERO);
             nonzero(ns, "retry time_limit")?;

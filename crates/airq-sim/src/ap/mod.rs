@@ -42,6 +42,7 @@ mod deadlines;
 mod error;
 mod firmware;
 mod fq_mac;
+mod just_in_time;
 mod ledger;
 mod legacy_mac;
 mod mac_layer;

@@ -36,8 +36,13 @@
 //! In station-first mode (seed §4.3) the scheduler hands out TXQs of any AC: every
 //! round is one over all ACs, and each aggregate goes to the hardware queue of its own
 //! AC.
+//!
+//! With just-in-time aggregates on ([`super::just_in_time`], seed §4.1; not ath9k), a
+//! hardware queue holds a second A-MPDU only from the instant that rule gives — shortly
+//! before the one on the air is expected to end — and the driver runs a round then.
 
 use super::deadlines::Deadlines;
+use super::just_in_time::JitTimer;
 use super::mac_tx::MacTx;
 use super::txq_key::TxqKey;
 use crate::mac::frame::Ppdu;
@@ -68,6 +73,8 @@ pub(super) struct Softmac {
     all_aggregate: bool,
     /// Per AC: when the driver runs its next round of its own accord.
     rounds: Deadlines,
+    /// Just-in-time aggregates, if on.
+    pub(super) jit: Option<Box<JitTimer>>,
 }
 
 impl Softmac {
@@ -93,12 +100,17 @@ impl Softmac {
             any_ac,
             all_aggregate,
             rounds: Deadlines::new(host_latency),
+            jit: None,
         }
     }
 
     /// When the driver next needs to run a round although nothing calls it.
     pub(super) fn poll_at(&self) -> Option<Instant> {
-        self.rounds.poll_at()
+        let jit = self.jit.as_ref().and_then(|j| j.poll_at());
+        match (self.rounds.poll_at(), jit) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Makes a round of every AC holding frames due at `now`.
@@ -112,7 +124,13 @@ impl Softmac {
 
     /// Runs the rounds due at `now`.
     pub(super) fn handle_timeout(&mut self, mac_tx: &mut MacTx, now: Instant, out: &mut TxOutput) {
-        let due = self.rounds.take_due(now);
+        let mut due = self.rounds.take_due(now);
+        if let Some(jit) = &mut self.jit {
+            let built = jit.take_due(now);
+            for ac in Ac::ALL {
+                due[ac.index()] |= built[ac.index()];
+            }
+        }
         for ac in Ac::ALL {
             if due[ac.index()] {
                 self.fill(mac_tx, ac, now, out);
@@ -124,9 +142,14 @@ impl Softmac {
         !self.hw[ac.index()].is_empty()
     }
 
-    /// The head of the AC's hardware queue; it stays counted in the depth until done.
-    pub(super) fn next_ppdu(&mut self, ac: Ac) -> Option<Ppdu> {
-        self.hw[ac.index()].pop_front()
+    /// The head of the AC's hardware queue, going on the air at `now`; it stays counted
+    /// in the depth until done.
+    pub(super) fn next_ppdu(&mut self, ac: Ac, now: Instant) -> Option<Ppdu> {
+        let ppdu = self.hw[ac.index()].pop_front()?;
+        if let (Some(jit), true) = (&mut self.jit, ppdu.aggregate) {
+            jit.on_air(ac, ppdu.duration, now);
+        }
+        Some(ppdu)
     }
 
     /// PPDUs queued or on the air in `ac`.
@@ -157,6 +180,15 @@ impl Softmac {
         }
     }
 
+    /// With just-in-time aggregates: an A-MPDU of `ac` completed; late if no PPDU
+    /// follows it in the hardware queue while packets of the AC wait in the MAC layer.
+    pub(super) fn jit_completed(&mut self, mac_tx: &MacTx, ac: Ac, aggregate: bool) {
+        let dry = self.hw[ac.index()].is_empty() && mac_tx.holds_mac_packets(ac);
+        if let (Some(jit), true) = (&mut self.jit, aggregate) {
+            jit.completed(ac, dry);
+        }
+    }
+
     /// Puts the station-TID on its AC's retry list if its
     /// [`TidTx`](crate::mac::tid_tx::TidTx) holds frames (AQL on).
     pub(super) fn note_pending(&mut self, mac_tx: &MacTx, key: TxqKey) {
@@ -166,11 +198,16 @@ impl Softmac {
         }
     }
 
-    /// Whether a PPDU of this kind may be queued in `ac` now.
-    fn room(&self, ac: Ac, aggregate: bool) -> bool {
+    /// Whether a PPDU of this kind may be queued in `ac` at `now`. With just-in-time
+    /// aggregates, an A-MPDU beside another only from the instant the rule gives.
+    fn room(&self, ac: Ac, aggregate: bool, now: Instant) -> bool {
         let i = ac.index();
         if aggregate {
-            self.ampdu_depth[i] < self.aggr_min_qdepth
+            let ahead = match &self.jit {
+                Some(jit) => self.ampdu_depth[i] == 0 || jit.may_build(ac, now),
+                None => true,
+            };
+            ahead && self.ampdu_depth[i] < self.aggr_min_qdepth
         } else {
             self.depth[i] < self.non_aggr_min_qdepth
         }
@@ -180,8 +217,8 @@ impl Softmac {
     /// station-TID aggregates, the room for non-aggregated frames does not count: a
     /// round would find each TXQ without room and hand it back in the order it was, as
     /// ath9k's `ath_txq_schedule` does (`ath_tx_sched_aggr` returns `-EBUSY` for each).
-    fn any_room(&self, ac: Ac) -> bool {
-        self.room(ac, true) || (!self.all_aggregate && self.room(ac, false))
+    fn any_room(&self, ac: Ac, now: Instant) -> bool {
+        self.room(ac, true, now) || (!self.all_aggregate && self.room(ac, false, now))
     }
 
     fn push(&mut self, key: TxqKey, ppdu: Ppdu) {
@@ -200,7 +237,7 @@ impl Softmac {
     /// one host latency later.
     pub(super) fn fill(&mut self, mac_tx: &mut MacTx, ac: Ac, now: Instant, out: &mut TxOutput) {
         let acs: &[Ac] = if self.any_ac { &Ac::ALL } else { &[ac] };
-        if acs.iter().any(|&a| self.any_room(a)) {
+        if acs.iter().any(|&a| self.any_room(a, now)) {
             self.round(mac_tx, ac, now, out);
         }
         for &a in acs {
@@ -209,8 +246,22 @@ impl Softmac {
             }
             if self.depth[a.index()] == 0 && mac_tx.holds_frames(a) {
                 self.rounds.defer(a, now);
+            } else if self.jit_wants_more(a, now) && mac_tx.holds_mac_packets(a) {
+                // The just-in-time round built nothing to follow the aggregate on the
+                // air (the scheduler ended its round early): try again, as a driver
+                // polling until the hardware queue is filled would.
+                self.rounds.defer(a, now);
             }
         }
+    }
+
+    /// With just-in-time aggregates: the build time of `ac` has come and no A-MPDU
+    /// follows the one on the air yet.
+    fn jit_wants_more(&self, ac: Ac, now: Instant) -> bool {
+        let i = ac.index();
+        self.jit.as_ref().is_some_and(|j| j.may_build(ac, now))
+            && self.hw[i].is_empty()
+            && self.ampdu_depth[i] < self.aggr_min_qdepth
     }
 
     fn round(&mut self, mac_tx: &mut MacTx, ac: Ac, now: Instant, out: &mut TxOutput) {
@@ -221,7 +272,7 @@ impl Softmac {
             let MacTx { sched, gate, .. } = mac_tx;
             let txq = if self.any_ac {
                 sched.next_txq_any(gate, now)
-            } else if self.any_room(ac) {
+            } else if self.any_room(ac, now) {
                 sched.next_txq(ac, gate, now)
             } else {
                 None
@@ -230,7 +281,7 @@ impl Softmac {
                 break;
             };
             let key = mac_tx.key_of(txq);
-            if !self.room(key.ac(), mac_tx.aggregates(key)) {
+            if !self.room(key.ac(), mac_tx.aggregates(key), now) {
                 // `ath_tx_sched_aggr` returns `-EBUSY`: no room for this PPDU; the
                 // round goes on to the next TXQ.
                 self.return_txq(mac_tx, key, now);
@@ -258,7 +309,7 @@ impl Softmac {
             let Some(&key) = self.retry_ready[i].front() else {
                 break;
             };
-            if !self.room(ac, mac_tx.aggregates(key)) {
+            if !self.room(ac, mac_tx.aggregates(key), now) {
                 break;
             }
             self.retry_ready[i].pop_front();

@@ -363,6 +363,7 @@ impl Simulation {
         Self::check(&scenario, ap)?;
         let mut ap = ApTx::new(ap, &scenario.bss, &scenario.stations).map_err(SimError::Ap)?;
         let root = RngRoot::new(scenario.seed);
+        ap.set_host_jitter(root.stream("host-jitter", 0));
         let n = scenario.stations.len();
         let bss = &scenario.bss;
         let queue_packets = scenario.station_queue_packets;

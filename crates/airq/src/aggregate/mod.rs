@@ -8,9 +8,14 @@
 //! - [`sizing`] — [`AggregateSizing`]: dynamic aggregate sizing, an airtime cap on each
 //!   aggregate that shrinks as more stations have data outstanding (Høiland-Jørgensen
 //!   et al., "Ending the Anomaly", netdev 2.2 paper §4.1, "Dynamic aggregate sizing").
+//! - [`just_in_time`] — [`JustInTime`]: a softmac driver builds its next aggregate
+//!   shortly before the current one ends instead of keeping two queued (§4.1,
+//!   "Minimising hardware queue length").
 
+pub mod just_in_time;
 pub mod sizing;
 
+pub use just_in_time::{JustInTime, JustInTimeError, JustInTimeParams, JustInTimeStats};
 pub use sizing::{
     AggregateSizing, AggregateSizingError, AggregateSizingParams, AggregateSizingStats,
 };

@@ -89,6 +89,7 @@ pub(super) fn ap() -> TableDoc {
             table_key("softmac", "{ max_subframes = 16 }"),
             table_key("firmware", "{ fetch_frames = 16 }"),
             table_key("aggregate_sizing", "{ enabled = true }"),
+            table_key("just_in_time", "{ enabled = true }"),
             table_key("admission", "{ enabled = true }"),
             table_key("retry", "{ time_limit_ms = 10.0 }"),
             key(
@@ -374,6 +375,50 @@ pub(super) fn aggregate_sizing() -> TableDoc {
                 "1 or more",
                 "500",
                 "The floor of the cap (the seed's \"say, 1 ms\").",
+            ),
+        ],
+    }
+}
+
+pub(super) fn just_in_time() -> TableDoc {
+    let d = JustInTimeParams::default();
+    let max = JustInTimeParams::MAX.as_micros();
+    TableDoc {
+        path: "ap.just_in_time",
+        about: "Just-in-time aggregates (Ending the Anomaly, netdev 2.2 paper §4.1; not in \
+                ath9k), softmac driver only: the A-MPDU after the one on the air is built \
+                lead_time_us before that one's expected end (its start, which the model \
+                knows, plus its TXTIME), late by a host scheduling jitter uniform up to \
+                max_jitter_us from the run's host-jitter stream, instead of as soon as the \
+                hardware queue has room for a second. Off by default.",
+        keys: vec![
+            key(
+                "enabled",
+                Kind::Boolean,
+                "",
+                "false",
+                "true, false; required when a parameter is given",
+                "true",
+                "Turns the rule on (refused with a firmware driver).",
+            ),
+            key(
+                "lead_time_us",
+                Kind::Integer,
+                "µs",
+                d.lead_time.as_micros().to_string(),
+                format!("0 to {max}"),
+                "1000",
+                "How long before the on-air A-MPDU's expected end the next is built (our \
+                 choice: ten host latencies).",
+            ),
+            key(
+                "max_jitter_us",
+                Kind::Integer,
+                "µs",
+                d.max_jitter.as_micros().to_string(),
+                format!("0 to {max}"),
+                "500",
+                "The host's scheduling lateness is uniform in 0 to this (our choice).",
             ),
         ],
     }

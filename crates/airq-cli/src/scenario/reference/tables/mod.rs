@@ -10,7 +10,9 @@ mod station;
 mod traffic;
 
 use admission::admission;
-use ap::{aggregate_sizing, airtime, ap, aql_limits, firmware, fq, group, softmac, variant};
+use ap::{
+    aggregate_sizing, airtime, ap, aql_limits, firmware, fq, group, just_in_time, softmac, variant,
+};
 use retry::retry;
 use run::{bss, top_level, wired};
 use station::station;
@@ -18,7 +20,7 @@ use traffic::traffic;
 
 use super::{key, ms, number, tests_taking, KeyDoc, Kind, TableDoc};
 use crate::scenario::traffic::TESTS;
-use airq::aggregate::AggregateSizingParams;
+use airq::aggregate::{AggregateSizingParams, JustInTimeParams};
 use airq::airtime::AirtimeParams;
 use airq::aql::AqlParams;
 use airq::fq::{FqParams, Quantum};
@@ -103,6 +105,7 @@ pub fn tables() -> Vec<TableDoc> {
         softmac(),
         firmware(),
         aggregate_sizing(),
+        just_in_time(),
         admission(),
         retry(),
         group(),
