@@ -563,7 +563,11 @@ impl ResultsFile {
             .filter(|f| f.pings_sent.is_some() || !f.rtt_ms.is_empty())
             .collect();
         let rtts = flows.iter().flat_map(|f| f.rtt_ms.iter().map(|s| s[1]));
-        let sent = flows.iter().map(|f| f.pings_sent).sum::<Option<u64>>();
+        // Counts from a file: saturating, as two flows' counts near u64::MAX are a
+        // mangled file to show, not an overflow to panic on.
+        let sent = flows
+            .iter()
+            .try_fold(0u64, |sum, f| Some(sum.saturating_add(f.pings_sent?)));
         PingStats::of(rtts.collect(), sent)
     }
 }

@@ -17,14 +17,19 @@ fn env_or(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
+/// The seed corpus of target `name`.
+fn corpus(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fuzz/corpus")
+        .join(name)
+}
+
 fn run(name: &str) {
     let (_, target) = airq_fuzz::TARGETS
         .iter()
         .find(|(n, _)| *n == name)
         .expect("a target of that name");
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fuzz/corpus")
-        .join(name);
+    let corpus = corpus(name);
     let mutants = env_or("AIRQ_FUZZ_MUTANTS", 200) as usize;
     let started = std::time::Instant::now();
     let done =
@@ -50,4 +55,17 @@ fn scenario_file_target() {
 #[test]
 fn results_file_target() {
     run("results_file");
+}
+
+/// Two ping flows to one station whose request counts near `u64::MAX` overflowed their
+/// sum in `ResultsFile::station_ping` — a panic in debug builds (`airq show` and every
+/// table), a wrapped count in release. The file is a seed of the results target, so the
+/// harness replays it too; the count now saturates.
+#[test]
+fn ping_counts_of_a_mangled_file_saturate() {
+    let path = corpus("results_file").join("pings-sent-overflow.json");
+    let json = std::fs::read_to_string(path).unwrap();
+    let r = airq_cli::results::from_json(&json).unwrap();
+    assert_eq!(r.station_ping("near1").unwrap().sent, Some(u64::MAX));
+    airq_fuzz::results_file(json.as_bytes());
 }
