@@ -48,12 +48,15 @@ def sweep_runs(
     one when it is None (``ray.init()``), with ``init``'s further arguments to
     ``ray.init``. Ray stays connected afterwards, as after any ``ray.init()``.
     """
+    missing = "backend='ray' needs the ray package (pip install 'ray==2.60.0')"
     try:
         import ray
     except ImportError as e:
-        raise ImportError(
-            "backend='ray' needs the ray package (pip install 'ray==2.60.0')"
-        ) from e
+        raise ImportError(missing) from e
+    if not hasattr(ray, "remote"):
+        # A folder named ray (Ray's own /tmp/ray, in the current directory) imports
+        # as an empty namespace package.
+        raise ImportError(f"{missing}; 'ray' here is {list(ray.__path__)}, not Ray")
     if not ray.is_initialized():
         ray.init(address=address, **(init or {}))
     task = ray.remote(num_cpus=1)(_point)
