@@ -60,6 +60,18 @@ pub const BUNDLED: &[(&str, &str)] = &[
         "voip-qos",
         include_str!("../../../../scenarios/voip-qos.toml"),
     ),
+    (
+        "web-page-load",
+        include_str!("../../../../scenarios/web-page-load.toml"),
+    ),
+    (
+        "frame-quantum",
+        include_str!("../../../../scenarios/frame-quantum.toml"),
+    ),
+    (
+        "thirty-stations",
+        include_str!("../../../../scenarios/thirty-stations.toml"),
+    ),
 ];
 
 /// The text of the bundled scenario `name` (with or without `.toml`; no folder).

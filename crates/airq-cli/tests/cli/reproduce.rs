@@ -195,3 +195,31 @@ fn queues_policies_and_limits() {
         "Latency grows with the target (20 ms against 10 ms)"
     ));
 }
+
+#[test]
+fn applications_range_quantum_and_many_stations() {
+    let (_dir, list) = quick("6,13,14,18");
+    for n in [6, 13, 14] {
+        let e = experiment(&list, n);
+        let failed: Vec<&Value> = e["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["holds"] != true)
+            .collect();
+        assert!(failed.is_empty(), "experiment {n}: {failed:?}");
+    }
+    let e18 = experiment(&list, 18);
+    assert!(holds(
+        e18,
+        "fq_codel + round robin: the slow client gets way too much"
+    ));
+    assert!(holds(
+        e18,
+        "fq_codel + fair airtime: the airtime much more equally"
+    ));
+    assert!(holds(
+        e18,
+        "fq_codel + fair airtime: the aggregate bandwidth much higher"
+    ));
+}

@@ -10,8 +10,16 @@ use crate::results::ResultsFile;
 use airq_sim::metrics::distribution::LossyPercentile;
 
 /// The metrics a path may end in, with what they mean.
-pub const METRICS: [(&str, &str); 17] = [
+pub const METRICS: [(&str, &str); 19] = [
     ("goodput_mbps", "goodput, Mbit/s (of a station, or `total`)"),
+    (
+        "goodput_down_mbps",
+        "application goodput of the station's downlink flows, Mbit/s",
+    ),
+    (
+        "goodput_up_mbps",
+        "application goodput of the station's uplink flows, Mbit/s",
+    ),
     ("airtime_percent", "share of the stations' airtime, %"),
     (
         "airtime_wall_percent",
@@ -275,6 +283,18 @@ fn of_run(r: &ResultsFile, m: &Metric) -> Result<f64, String> {
     };
     match m.metric.as_str() {
         "goodput_mbps" => Ok(station.goodput_mbps),
+        "goodput_down_mbps" | "goodput_up_mbps" => {
+            let direction = if m.metric == "goodput_down_mbps" {
+                "down"
+            } else {
+                "up"
+            };
+            Ok(r.flows
+                .iter()
+                .filter(|f| f.station == m.station && f.direction == direction)
+                .map(|f| f.goodput_mbps)
+                .sum())
+        }
         "airtime_percent" => Ok(100.0 * station.airtime_share),
         "mpdus_per_ampdu_down" => Ok(station.mpdus_per_ampdu_down),
         "airtime_wall_percent" => {
