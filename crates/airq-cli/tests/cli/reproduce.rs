@@ -223,3 +223,12 @@ fn applications_range_quantum_and_many_stations() {
         "fq_codel + fair airtime: the aggregate bandwidth much higher"
     ));
 }
+
+#[test]
+fn the_next_steps() {
+    let (_dir, list) = quick("10");
+    let e = experiment(&list, 10);
+    assert!(holds(e, "Soft admission: demoting the bulk flow"));
+    assert!(holds(e, "Soft admission: the well-behaved VoIP call"));
+    assert!(holds(e, "... traded for airtime efficiency"));
+}
