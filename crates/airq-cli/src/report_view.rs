@@ -281,11 +281,13 @@ impl PerStep {
         }
         let direction = |dir| {
             let picked: Vec<usize> = flows(dir).collect();
-            self.mbps(
-                s.flow_rx_bytes
+            // Saturating: the counters come from a file, and a mangled one must draw,
+            // not overflow.
+            self.mbps(s.flow_rx_bytes.iter().map(|row| {
+                picked
                     .iter()
-                    .map(|row| picked.iter().map(|&f| row[f]).sum()),
-            )
+                    .fold(0u64, |sum, &f| sum.saturating_add(row[f]))
+            }))
         };
         (direction("down"), direction("up"))
     }

@@ -69,3 +69,13 @@ fn ping_counts_of_a_mangled_file_saturate() {
     assert_eq!(r.station_ping("near1").unwrap().sent, Some(u64::MAX));
     airq_fuzz::results_file(json.as_bytes());
 }
+
+/// A per-flow cumulative byte count of `u64::MAX` in the series overflowed the sum over
+/// a station's flows in the plots' view (`report_view`'s per-step goodput) — a panic
+/// in debug builds of `airq plot`, a wrapped rate in release. Found by the harness in a
+/// debug build (2,000 mutants, seed 1); the sum now saturates.
+#[test]
+fn a_flow_byte_count_of_u64_max_in_the_series_saturates() {
+    let path = corpus("results_file").join("series-flow-rx-bytes-overflow.json.gz");
+    airq_fuzz::results_file(&std::fs::read(path).unwrap());
+}
