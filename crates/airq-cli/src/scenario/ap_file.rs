@@ -210,8 +210,8 @@ pub struct RetrySection {
     pub time_limit_ms: Option<f64>,
     /// Transmissions an MPDU always gets (default 2).
     pub min_tries: Option<u8>,
-    /// Count the age from the MAC queue's timestamp (CoDel's) instead of the first
-    /// transmission (default false).
+    /// Count the age from the CoDel queue's timestamp (without one, the arrival at the
+    /// AP) instead of the first transmission (default false).
     pub include_queue_time: Option<bool>,
 }
 

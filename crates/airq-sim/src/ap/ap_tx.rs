@@ -250,6 +250,10 @@ impl ApTx {
                 packet,
             });
         }
+        // Its arrival at the AP, until a CoDel queue stamps its own entry: where the
+        // time-based retry limit's `include_queue_time` counts from without one
+        // (pfifo_fast and the legacy MAC keep no timestamp). Nothing else reads it there.
+        packet.enqueue_time = now;
         // Classified as `ieee80211_select_queue` does, before the qdisc.
         if let Some(a) = &mut self.mac_tx.ledger.admission {
             a.classify(&mut packet, now);

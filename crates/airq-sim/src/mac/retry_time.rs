@@ -12,9 +12,12 @@
 //! The rule: after a failed transmission, an MPDU with at least `min_tries`
 //! transmissions is dropped when its age exceeds `time_limit`. Its age is the time since
 //! the start of its first transmission (the exchange that first carried it), or with
-//! `include_queue_time` the time since it entered the AP's MAC queue (the timestamp
-//! CoDel's sojourn is measured from, so CoDel's queue time plus any wait in the driver
-//! or firmware before its first transmission). A time limit is a retry limit that
+//! `include_queue_time` the time since it entered the AP's last CoDel queue (the
+//! timestamp CoDel's sojourn is measured from: FQ-MAC's, or the fq_codel qdisc's before
+//! a legacy MAC), so CoDel's queue time plus any wait after it in the driver or
+//! firmware; with no CoDel queue (pfifo_fast and the legacy MAC), since its arrival at
+//! the AP. A limit below the queues' standing delay then gives up every MPDU at its
+//! `min_tries`-th failure. A time limit is a retry limit that
 //! depends on the data rate: each try of an MPDU takes its PPDU's airtime (and the
 //! other stations' turns in between), so a 10 ms limit allows about ten tries of a
 //! 1 ms A-MPDU at a high rate but two or three of a 4 ms one at MCS 0 — fewer retries

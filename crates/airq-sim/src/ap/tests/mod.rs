@@ -20,6 +20,7 @@ mod conservation;
 mod errors;
 mod firmware;
 mod queues;
+mod retry_time;
 mod scheduler;
 mod softmac;
 

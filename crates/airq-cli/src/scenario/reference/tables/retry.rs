@@ -10,7 +10,9 @@ pub(super) fn retry() -> TableDoc {
                 failed transmission, an MPDU with at least min_tries transmissions is \
                 dropped (drop cause retry_time_limit) once its age exceeds time_limit_ms, \
                 its age counted from the start of its first transmission, or with \
-                include_queue_time from its entry into the MAC queue (CoDel's timestamp). \
+                include_queue_time from its entry into the AP's last CoDel queue (CoDel's \
+                timestamp; without one, pfifo_fast and the legacy MAC, its arrival at the \
+                AP). \
                 Fewer retries fit the limit at low rates: a retry limit that follows the \
                 data rate. The [bss] retry limit still applies. Every driver and MAC. Off \
                 by default.",
@@ -40,9 +42,9 @@ pub(super) fn retry() -> TableDoc {
                 "false",
                 "true, false; needs time_limit_ms",
                 "true",
-                "Count the age from the MAC queue's timestamp (the queue time CoDel \
-                 measures, plus any wait in the driver) rather than from the first \
-                 transmission.",
+                "Count the age from the CoDel queue's timestamp (the queue time CoDel \
+                 measures, plus any wait in the driver), or without CoDel from the \
+                 arrival at the AP, rather than from the first transmission.",
             ),
         ],
     }
