@@ -253,7 +253,11 @@ class _Tables:
         """A row per run × station: goodput (Mbit/s), airtime share and seconds, bytes
         and packets received, A-MPDU sizes, MPDU failures, collisions, delays (ms), ping
         p50/p90/p99 (ms, lost pings counted: ``inf`` when the percentile falls among
-        them), pings sent and the fraction lost, drops in all."""
+        them), pings sent and the fraction lost, drops in all; ``rate_control``
+        (``fixed`` or ``minstrel_ht``) and per direction the mean SNR (``snr_down_db``,
+        ``snr_up_db``; NaN without a channel model) and the most used rate with its share
+        of the MPDUs (``top_rate_down``, ``top_rate_down_share``, ``top_rate_up``,
+        ``top_rate_up_share``)."""
         return self.table("stations")
 
     @property
