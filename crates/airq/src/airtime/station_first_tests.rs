@@ -263,3 +263,31 @@ fn rounds_that_refuse_be(grouped: bool) {
     // 30 aggregates of 4000 µs, 256 µs a refill: about 156 each, not one per round.
     assert!(refills.iter().all(|&r| r < 200), "refills {refills:?}");
 }
+
+#[test]
+fn a_round_gets_past_a_station_whose_txqs_are_empty_but_kept_listed() {
+    // A station stands on its list for the TXQ it hands out, as a group does: handed
+    // back empty (kept listed while the station is active), the TXQ takes the station
+    // to the tail. One with two such TXQs used to stay at the head, come back to the
+    // first and end every round before the busy station behind it was reached.
+    let mut d = Synthetic::new(station_first());
+    d.be_station(1000, None);
+    let sparse = d.station();
+    let sparse_txqs = [d.txq(sparse, VO, 0, false), d.txq(sparse, BE, 0, false)];
+    for t in sparse_txqs {
+        d.s.return_txq(t, true, d.now).unwrap();
+    }
+    for round in 0..3 {
+        d.s.schedule_start_any(&mut NoAql);
+        let mut served = Vec::new();
+        while let Some(t) = d.s.next_txq_any(&mut NoAql, d.now) {
+            assert!(served.len() < 100, "a round that does not end: {served:?}");
+            served.push(t);
+            d.s.return_txq(t, !sparse_txqs.contains(&t), d.now).unwrap();
+        }
+        assert!(
+            served.iter().any(|t| !sparse_txqs.contains(t)),
+            "round {round} served only the sparse station: {served:?}"
+        );
+    }
+}
