@@ -83,6 +83,10 @@ fn ping_latency_and_throughput_of_the_three_station_testbed() {
     // Experiment 3 reuses experiment 1's runs: one results folder.
     assert!(dir.path().join("01-ping-latency").is_dir());
     assert!(!dir.path().join("03-throughput").exists());
+    // The report links the figures it shows, copied into figures/.
+    let md = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
+    assert!(md.contains("](figures/01-ping-latency-latency_cdf.png)"));
+    assert!(dir.path().join("figures/01-ping-latency-latency_cdf.png").exists());
     let html = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
     assert!(html.contains("<h2>1. Ping latency under TCP load</h2>"));
 }

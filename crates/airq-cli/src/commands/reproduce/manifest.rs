@@ -150,6 +150,23 @@ pub struct Experiment {
     /// More of our figures to show in the section's table.
     #[serde(default)]
     pub show: Vec<String>,
+    /// The plots the report shows (of each part): `airq list plots`'s names or
+    /// `repetitions`; every plot is written beside the results either way.
+    #[serde(default = "default_figures")]
+    pub figures: Vec<String>,
+}
+
+fn default_figures() -> Vec<String> {
+    vec!["repetitions".to_string()]
+}
+
+/// The plots an experiment may show.
+pub fn figure_names() -> Vec<&'static str> {
+    airq_report::PlotKind::ALL
+        .iter()
+        .map(|k| k.name())
+        .chain(["repetitions"])
+        .collect()
 }
 
 /// One comparison of an experiment.
@@ -424,6 +441,13 @@ fn check_experiment(e: &Experiment, figures: &SeedFigures) -> Result<(), String>
                 return Err(format!("part `{}` twice", p.name));
             }
         }
+    }
+    let known = figure_names();
+    if let Some(f) = e.figures.iter().find(|f| !known.contains(&f.as_str())) {
+        return Err(format!(
+            "figures: no plot `{f}` (one of {})",
+            known.join(", ")
+        ));
     }
     for b in &e.beside {
         let figure = figures.figure.iter().find(|f| f.id == b.seed);

@@ -12,7 +12,7 @@ pub mod verdict;
 
 use super::{check_outputs, results_path, run_and_write, Verbosity};
 use crate::cli::RunArgs;
-use crate::error::CliError;
+use crate::error::{io_error, CliError};
 use crate::execute::default_jobs;
 use crate::export::{write_repetitions_plot, write_standard_plots};
 use crate::outputs;
@@ -183,10 +183,7 @@ pub fn reproduce(opts: &Options, verbosity: Verbosity) -> Result<(), CliError> {
             indices.push(i);
         }
         let runs: Vec<&[ResultsFile]> = indices.iter().map(|&i| made[i].runs.as_slice()).collect();
-        let plots: Vec<PathBuf> = indices
-            .iter()
-            .flat_map(|&i| made[i].plots.clone())
-            .collect();
+        let plots = embed_figures(p, &indices, &made, &opts.output)?;
         let evaluated = section::evaluate(p, &runs, &figures)?;
         blocks.extend(section::blocks(
             p,
@@ -203,6 +200,39 @@ pub fn reproduce(opts: &Options, verbosity: Verbosity) -> Result<(), CliError> {
         println!("report: {}", opts.output.join("report.md").display());
     }
     Ok(())
+}
+
+/// Copies the plots experiment `p` shows (its `figures`, of each part) into the
+/// report's `figures/` folder, which holds everything the report links to; the
+/// experiments' own folders keep every plot and results file.
+fn embed_figures(
+    p: &Prepared,
+    made_by_part: &[usize],
+    made: &[Made],
+    report_dir: &Path,
+) -> Result<Vec<PathBuf>, CliError> {
+    let dir = report_dir.join("figures");
+    std::fs::create_dir_all(&dir).map_err(|e| io_error("cannot create", &dir, e))?;
+    let mut out = Vec::new();
+    for (part, &i) in p.parts.iter().zip(made_by_part) {
+        for kind in &p.loaded.experiment.figures {
+            let suffix = format!("-{kind}");
+            let Some(src) = made[i].plots.iter().find(|plot| {
+                plot.file_stem()
+                    .is_some_and(|s| s.to_string_lossy().ends_with(&suffix))
+            }) else {
+                continue; // e.g. no repetitions figure from one seed
+            };
+            let name = match part.name.as_str() {
+                "" => format!("{}-{kind}.png", p.loaded.slug()),
+                part => format!("{}-{part}-{kind}.png", p.loaded.slug()),
+            };
+            let dst = dir.join(name);
+            std::fs::copy(src, &dst).map_err(|e| io_error("cannot write", &dst, e))?;
+            out.push(dst);
+        }
+    }
+    Ok(out)
 }
 
 /// Makes the runs of `part`, writes their results files and draws their plots.
