@@ -35,6 +35,26 @@ pub enum Command {
         #[arg(long, value_name = "SPEC")]
         variant: Option<String>,
     },
+    /// Run a scenario's BSS in real time with real Linux hosts in network namespaces
+    /// (root): ping and iperf3 through the emulated AP; one results file.
+    Emulate {
+        #[command(flatten)]
+        /// Scenario, duration, overrides and outputs.
+        common: RunArgs,
+        /// AP configuration (a preset; default: the scenario's `ap.preset`).
+        #[arg(short, long, conflicts_with = "variant")]
+        config: Option<String>,
+        /// A variant instead of a preset (as for `run`).
+        #[arg(long, value_name = "SPEC")]
+        variant: Option<String>,
+        /// Keep the hosts up after the scenario's tests until Ctrl-C, and print the
+        /// `ip netns exec` commands to run your own tools in them.
+        #[arg(long)]
+        hold: bool,
+        /// Write the air as pcapng (not implemented yet).
+        #[arg(long, value_name = "FILE")]
+        pcap: Option<PathBuf>,
+    },
     /// Run a scenario under several AP configurations in parallel; one table.
     Compare {
         #[command(flatten)]

@@ -21,6 +21,22 @@ fn main() {
             config,
             variant,
         } => run::run(common, config.as_deref(), variant.as_deref(), verbosity),
+        Command::Emulate {
+            common,
+            config,
+            variant,
+            hold,
+            pcap,
+        } => airq_cli::commands::emulate::emulate(
+            common,
+            &airq_cli::commands::emulate::EmulateOptions {
+                config: config.as_deref(),
+                variant: variant.as_deref(),
+                hold: *hold,
+                pcap: pcap.as_deref(),
+            },
+            verbosity,
+        ),
         Command::Compare {
             common,
             configs,

@@ -269,6 +269,51 @@ pub struct Metadata {
     pub omit_s: f64,
     /// Step of [`Series`].
     pub step_s: f64,
+    /// How an emulated run (`airq emulate`) kept up with real time; absent for a
+    /// simulated run (and in files written before emulation existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub emulation: Option<EmulationSummary>,
+}
+
+/// How an emulated run kept up with the real clock, and what its tools reported.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EmulationSummary {
+    /// Event lateness (wall time it ran minus the time it was due), median, µs.
+    pub lateness_p50_us: f64,
+    /// Event lateness, 99th percentile, µs.
+    pub lateness_p99_us: f64,
+    /// Event lateness, largest, µs.
+    pub lateness_max_us: f64,
+    /// Events the model ran.
+    pub events: u64,
+    /// Of those, run more than 1 ms late.
+    pub events_over_1ms: u64,
+    /// Lateness of the packets written to the hosts, 99th percentile, µs.
+    pub delivery_lateness_p99_us: f64,
+    /// Packets read from the hosts.
+    pub packets_read: u64,
+    /// Packets the model delivered to the hosts.
+    pub packets_delivered: u64,
+    /// Packets the model could not carry (not IPv4, or to an address outside the BSS).
+    pub packets_not_carried: u64,
+    /// Whether the loop ran at a real-time priority (SCHED_FIFO).
+    pub realtime_priority: bool,
+    /// What iperf3 reported of each TCP flow (the hosts' own TCP, whose counters the
+    /// flows' `tcp` leaves out).
+    pub iperf3: Vec<Iperf3Result>,
+}
+
+/// One TCP flow as iperf3 reported it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Iperf3Result {
+    /// Index into [`ResultsFile::flows`].
+    pub flow: usize,
+    /// The receiver's goodput over the whole test (warm-up included), Mbit/s.
+    pub goodput_mbps: f64,
+    /// Segments the sender retransmitted (Linux's `tcpi_total_retrans`).
+    pub retransmits: u64,
 }
 
 /// RTT percentiles.

@@ -3,6 +3,7 @@
 
 pub mod check;
 pub mod completions;
+pub mod emulate;
 pub mod help;
 pub mod list;
 pub mod plot;

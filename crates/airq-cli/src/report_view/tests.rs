@@ -87,6 +87,7 @@ fn results(config: &str) -> ResultsFile {
             duration_s: 1.0,
             omit_s: 0.0,
             step_s: 0.5,
+            emulation: None,
         },
         stations: vec![
             station("a", 2510, 0, 0.3, 0.0),

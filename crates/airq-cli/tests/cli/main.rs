@@ -4,6 +4,7 @@
 mod admission;
 mod aggregate_sizing;
 mod channel;
+mod emulate;
 mod errors;
 mod flent;
 mod fuzz_targets;

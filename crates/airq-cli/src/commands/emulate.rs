@@ -1,0 +1,657 @@
+//! `airq emulate SCENARIO`: the scenario's BSS with real Linux hosts (issue 17). A
+//! network namespace for the server and one per station, each with a TUN interface
+//! into this process, which runs the scenario's AP configuration and the simulator's
+//! MAC/PHY model in real time (`airq_emu`). The scenario's tests run as real tools in
+//! the namespaces — `ping` for `ping`, `iperf3` for TCP (the hosts' own TCP: Linux's
+//! default congestion control, CUBIC) — and their measurements, with the model's count
+//! of what it delivered, make a results file like the simulator's, so `airq show` and
+//! `airq plot` read it. The loop's lateness (how far behind the clock it ran events)
+//! goes in the results file too.
+
+use crate::cli::RunArgs;
+use crate::collect::{collect, RunInfo};
+use crate::error::CliError;
+use crate::outputs;
+use crate::results::{self, EmulationSummary, Iperf3Result};
+use crate::run_set;
+use crate::scenario::{self, ap::check_preset, variant, Variant};
+use crate::table;
+use airq::{Duration, Instant, StationId};
+use airq_emu::flow_map::{tcp_port, FlowMap};
+use airq_emu::lateness::{Lateness, TOO_LATE_NS};
+use airq_emu::network::{address_of, Network};
+use airq_emu::realtime::{run_beside, Clock, LoopReport, Span};
+use airq_sim::apps::traffic::{App, Direction, FlowSpec};
+use airq_sim::bss::{Host, Simulation};
+use airq_sim::metrics::{Metrics, RttSample};
+use airq_sim::transport::tcp::CongestionControl;
+use std::path::Path;
+use std::process::Stdio;
+
+use super::Verbosity;
+
+/// How long after the measured span the loop keeps serving the tools' last exchanges
+/// (iperf3's results) at most.
+const GRACE: Duration = Duration::from_secs(5);
+
+/// The options of `airq emulate` besides the scenario's.
+pub struct EmulateOptions<'a> {
+    /// `--config`: an AP preset.
+    pub config: Option<&'a str>,
+    /// `--variant`: a variant spec, as for `run`.
+    pub variant: Option<&'a str>,
+    /// `--hold`: keep the hosts up after the tests, until a signal.
+    pub hold: bool,
+    /// `--pcap`: not implemented yet.
+    pub pcap: Option<&'a Path>,
+}
+
+/// One scenario flow's tool.
+struct Tool {
+    flow: usize,
+    spec: FlowSpec,
+    /// When it was started, on the loop's clock.
+    started: Instant,
+}
+
+/// `airq emulate`.
+pub fn emulate(
+    args: &RunArgs,
+    options: &EmulateOptions,
+    verbosity: Verbosity,
+) -> Result<(), CliError> {
+    if options.pcap.is_some() {
+        return Err(CliError::new(
+            "--pcap: not implemented yet under emulation (issue 17)",
+        ));
+    }
+    if args.seeds.is_some_and(|n| n > 1) {
+        return Err(CliError::new(
+            "--seeds: an emulated run is one real run; run it again for repetitions",
+        ));
+    }
+    if args.flent || args.json.is_some() || args.csv.is_some() {
+        return Err(CliError::new(
+            "--flent, --json and --csv are not available under emulation yet: run `airq \
+             show` on the results file",
+        ));
+    }
+    let scenario = scenario::load(&args.scenario, &args.overrides())?;
+    let variant = match (options.config, options.variant) {
+        (_, Some(spec)) => variant::from_command_line(spec, &scenario.variants)?,
+        (Some(preset), None) => {
+            check_preset(preset).map_err(|why| CliError::new(format!("--config: {why}")))?;
+            Variant::preset(preset)
+        }
+        (None, None) => Variant::preset(&scenario.ap.preset),
+    };
+    let spec = run_set::resolve(&scenario, &[variant])?.remove(0);
+    let (scenario, input) = (&spec.scenario, &spec.input);
+    let flows = &input.bss.flows;
+    for (k, (f, test)) in flows.iter().zip(&input.flow_tests).enumerate() {
+        supported(f).map_err(|why| {
+            CliError::new(format!(
+                "{}: traffic `{test}` (flow {k}) cannot be emulated yet: {why}",
+                scenario.path
+            ))
+        })?;
+    }
+    check_environment(flows)?;
+    outputs::check_folder(&args.output)?;
+    let label = format!("{}-emulated", spec.label);
+    let file_label = results::file_label(&label, &scenario.overrides);
+    let path = args.output.join(results::file_name(
+        &scenario.name,
+        &file_label,
+        scenario.seed,
+    ));
+
+    let stations = scenario.stations.len();
+    let (map, all_flows) = FlowMap::new(flows, stations);
+    let mut bss = input.bss.clone();
+    bss.flows = all_flows;
+    let mut sim = Simulation::external(bss, &input.ap)
+        .map_err(|e| CliError::new(format!("{}: as {}: {e}", scenario.path, spec.label)))?;
+    airq_emu::signals::install();
+    let mut net = Network::create(stations)
+        .map_err(|e| CliError::new(format!("cannot set up the emulated hosts: {e}")))?;
+    let end = Instant::ZERO + scenario.duration;
+    let span = Span {
+        measure_until: end,
+        until: if options.hold {
+            Instant::from_nanos(u64::MAX)
+        } else {
+            end + GRACE
+        },
+    };
+    if options.hold && verbosity != Verbosity::Quiet {
+        print_hold_help(&net, stations);
+    }
+    let started_utc = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+    let wall = std::time::Instant::now();
+    let (report, tools) = run_beside(
+        &mut sim,
+        &mut net,
+        &map,
+        span,
+        options.hold,
+        |net, clock| run_tools(net, clock, flows, end),
+    )
+    .map_err(|e| CliError::new(format!("the real-time loop failed: {e}")))?;
+    let tools = tools?;
+    drop(net);
+    if airq_emu::signals::stop_requested() && report.measured.is_none() {
+        return Err(CliError::new(
+            "interrupted before the end of the run: nothing written (the namespaces are removed)",
+        ));
+    }
+    let mut measured = report.measured.clone().ok_or_else(|| {
+        CliError::new("the run ended before its measured span did: nothing written")
+    })?;
+    let iperf3 = record_tools(&tools, &mut measured)?;
+    let info = RunInfo {
+        config: spec.preset.clone(),
+        variant: label,
+        variant_set: spec.variant.set.clone(),
+        scenario_text: spec.base_text.clone(),
+        command_line: std::env::args().collect(),
+        started_utc,
+        wall_s: wall.elapsed().as_secs_f64(),
+    };
+    // The model's TCP counters are of its own TCP, which did not run.
+    for f in &mut measured.flows {
+        f.tcp = None;
+    }
+    // The results cover the scenario's flows; the extra flow per station (traffic of
+    // no test) stays out of them, as of the stations' goodput.
+    measured.flows.truncate(flows.len());
+    for sample in &mut measured.series {
+        sample.flow_rx_bytes.truncate(flows.len());
+        sample.flow_tcp.truncate(flows.len());
+    }
+    let mut r = collect(scenario, input, &measured, info);
+    r.metadata.emulation = Some(summary(&report, iperf3));
+    outputs::check_replace(
+        &path,
+        &crate::results::RunKey {
+            scenario: scenario.name.clone(),
+            scenario_text: spec.base_text.clone(),
+            variant: r.metadata.variant.clone(),
+            variant_set: spec.variant.set.clone(),
+            config: spec.preset.clone(),
+            seed: scenario.seed,
+            duration_s: scenario.duration_s(),
+        },
+        args.force,
+    )?;
+    results::save(&r, &path)?;
+    let warnings = lateness_warnings(&report);
+    for w in super::warnings(&r).into_iter().chain(warnings) {
+        eprintln!("{w}");
+    }
+    if verbosity != Verbosity::Quiet {
+        print!("{}", table::run_table(&r));
+        println!("{}", lateness_line(&report));
+        println!("results: {}", path.display());
+    }
+    Ok(())
+}
+
+/// Why flow `f` cannot be emulated, if it cannot.
+fn supported(f: &FlowSpec) -> Result<(), &'static str> {
+    match f.app {
+        App::Ping { .. } if f.peer().is_some() => {
+            Err("pings between stations are not emulated yet")
+        }
+        App::Ping { .. } if f.direction == Direction::Uplink => {
+            Err("pings from a station are not emulated yet")
+        }
+        App::Ping { .. } => Ok(()),
+        App::Tcp { .. } => Ok(()),
+        _ => Err("only ping and TCP bulk transfers (iperf3) are emulated so far"),
+    }
+}
+
+/// Root, the tools the flows need.
+fn check_environment(flows: &[FlowSpec]) -> Result<(), CliError> {
+    if !airq_emu::is_root() {
+        return Err(CliError::new(
+            "emulation needs root (network namespaces, /dev/net/tun): run as root",
+        ));
+    }
+    let mut needed = vec![("ip", "iproute2")];
+    if flows.iter().any(|f| matches!(f.app, App::Ping { .. })) {
+        needed.push(("ping", "iputils-ping"));
+    }
+    if flows.iter().any(|f| matches!(f.app, App::Tcp { .. })) {
+        needed.push(("iperf3", "iperf3"));
+    }
+    for (program, package) in needed {
+        let found = std::process::Command::new(program)
+            .arg("-V")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok();
+        if !found {
+            return Err(CliError::new(format!(
+                "emulation needs `{program}`: install the `{package}` package"
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn print_hold_help(net: &Network, stations: usize) {
+    println!("emulated hosts (until Ctrl-C):");
+    let hosts = std::iter::once(Host::Server)
+        .chain((0..stations as u32).map(|s| Host::Station(StationId(s))));
+    for host in hosts {
+        println!(
+            "  {:<7} {:<15} ip netns exec {} COMMAND",
+            Network::host_name(host),
+            address_of(host),
+            net.namespace(host)
+        );
+    }
+}
+
+/// Linux's name of a congestion control.
+fn linux_cc(cc: CongestionControl) -> &'static str {
+    match cc {
+        CongestionControl::Cubic => "cubic",
+        CongestionControl::NewReno => "reno",
+    }
+}
+
+/// Each host's TCP defaults as the scenario's first TCP flow has them, so that tools a
+/// user starts under `--hold` get them too (a namespace inherits the machine's, which
+/// may be BBR): `net.ipv4.tcp_congestion_control`, and `net.ipv4.tcp_ecn = 1` (request
+/// ECN) when the flow negotiates ECN. Only the namespaces' own settings change. The
+/// kernel refuses a namespace a default outside the machine's allowed list: then a note,
+/// and the scenario's flows still get theirs through iperf3's `-C`.
+fn set_tcp_defaults(net: &Network, flows: &[FlowSpec]) -> Result<(), CliError> {
+    let Some(config) = flows.iter().find_map(|f| match f.app {
+        App::Tcp { config } => Some(config),
+        _ => None,
+    }) else {
+        return Ok(());
+    };
+    let mut settings = vec![format!(
+        "net.ipv4.tcp_congestion_control={}",
+        linux_cc(config.cc)
+    )];
+    if config.ecn {
+        settings.push("net.ipv4.tcp_ecn=1".to_string());
+    }
+    let stations = net.namespaces().len() - 1;
+    let hosts = std::iter::once(Host::Server)
+        .chain((0..stations as u32).map(|s| Host::Station(StationId(s))));
+    for host in hosts {
+        for setting in &settings {
+            let status = net
+                .command(host, "sysctl", &["-qw", setting])
+                .stderr(Stdio::null())
+                .status()
+                .map_err(|e| CliError::new(format!("cannot run sysctl: {e}")))?;
+            if !status.success() {
+                // A namespace may only default to an algorithm the machine allows
+                // (`net.ipv4.tcp_allowed_congestion_control`), which is not ours to
+                // change; iperf3's `-C` still sets it on the flows' sockets.
+                eprintln!(
+                    "airq: note: could not set {setting} in {}: tools started there \
+                     other than the scenario's keep the machine's default",
+                    net.namespace(host)
+                );
+                return Ok(());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Waits until every TCP flow's iperf3 server listens (`ss -Hltn` in the server's
+/// namespace), for 10 s at most: a client started before would be refused.
+fn wait_listening(net: &Network, flows: &[FlowSpec]) -> Result<(), CliError> {
+    let ports: Vec<String> = (0..flows.len())
+        .filter(|&k| matches!(flows[k].app, App::Tcp { .. }))
+        .map(|k| format!(":{}", tcp_port(k)))
+        .collect();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let out = net
+            .command(Host::Server, "ss", &["-Hltn"])
+            .output()
+            .map_err(|e| CliError::new(format!("cannot run ss (iproute2): {e}")))?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        let listening = |port: &String| {
+            text.lines().any(|l| {
+                l.split_whitespace()
+                    .nth(3)
+                    .is_some_and(|a| a.ends_with(port.as_str()))
+            })
+        };
+        if ports.iter().all(listening) {
+            return Ok(());
+        }
+        if std::time::Instant::now() > deadline || airq_emu::signals::stop_requested() {
+            return Err(CliError::new(
+                "the iperf3 servers did not start listening within 10 s",
+            ));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// Seconds, rounded up, that a tool started at `at` runs to reach `end`.
+fn seconds_to(at: Instant, end: Instant) -> u64 {
+    end.saturating_duration_since(at)
+        .as_nanos()
+        .div_ceil(1_000_000_000)
+}
+
+/// Starts each flow's tool at its start time, waits for them all (killing them if a
+/// signal comes, or if they outlive the run by [`GRACE`]).
+fn run_tools(
+    net: &mut Network,
+    clock: Clock,
+    flows: &[FlowSpec],
+    end: Instant,
+) -> Result<Vec<(Tool, std::process::Output)>, CliError> {
+    set_tcp_defaults(net, flows)?;
+    // The iperf3 servers, in the server's namespace, one per TCP flow, first.
+    for (k, f) in flows.iter().enumerate() {
+        if matches!(f.app, App::Tcp { .. }) {
+            let port = tcp_port(k).to_string();
+            net.spawn(Host::Server, "iperf3", &["-s", "-1", "-p", &port])
+                .map_err(|e| CliError::new(e.to_string()))?;
+        }
+    }
+    wait_listening(net, flows)?;
+    let mut order: Vec<usize> = (0..flows.len()).collect();
+    order.sort_by_key(|&k| flows[k].start);
+    let mut tools = Vec::new();
+    for k in order {
+        let f = &flows[k];
+        while clock.now() < f.start {
+            if airq_emu::signals::stop_requested() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let started = clock.now();
+        let stop = f.stop.unwrap_or(end).min(end);
+        let seconds = seconds_to(started, stop).max(1).to_string();
+        let station = Host::Station(f.station);
+        let child = match f.app {
+            App::Ping { .. } => {
+                let interval = f.interval().expect("a ping has an interval");
+                let interval_s = format!("{:.3}", interval.as_nanos() as f64 / 1e9);
+                let count = (stop.saturating_duration_since(started).as_nanos()
+                    / interval.as_nanos().max(1))
+                .max(1)
+                .to_string();
+                net.command(
+                    Host::Server,
+                    "ping",
+                    &[
+                        "-n",
+                        "-i",
+                        &interval_s,
+                        "-c",
+                        &count,
+                        "-W",
+                        "2",
+                        &address_of(station),
+                    ],
+                )
+            }
+            App::Tcp { config } => {
+                let port = tcp_port(k).to_string();
+                let cc = linux_cc(config.cc);
+                let mut args = vec!["-c", "10.0.0.1", "-p", &port, "-t", &seconds, "-J"];
+                // The sender's congestion control, set on both ends' sockets.
+                args.extend(["-C", cc]);
+                if f.direction == Direction::Downlink {
+                    args.push("-R");
+                }
+                net.command(station, "iperf3", &args)
+            }
+            _ => unreachable!("checked by `supported`"),
+        }
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| CliError::new(format!("cannot start flow {k}'s tool: {e}")))?;
+        let tool = Tool {
+            flow: k,
+            spec: f.clone(),
+            started,
+        };
+        tools.push((tool, child));
+    }
+    let deadline = end + GRACE;
+    let mut done = Vec::new();
+    for (tool, mut child) in tools {
+        // Read while it runs: iperf3's JSON can exceed a pipe's buffer.
+        let stdout = drain(child.stdout.take());
+        let stderr = drain(child.stderr.take());
+        let status = loop {
+            if airq_emu::signals::stop_requested() || clock.now() >= deadline {
+                let _ = child.kill();
+            }
+            if let Some(status) = child.try_wait().map_err(|e| CliError::new(e.to_string()))? {
+                break status;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let output = std::process::Output {
+            status,
+            stdout: stdout.join().unwrap_or_default(),
+            stderr: stderr.join().unwrap_or_default(),
+        };
+        done.push((tool, output));
+    }
+    Ok(done)
+}
+
+/// A thread that reads `pipe` to its end.
+fn drain<R: std::io::Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut v = Vec::new();
+        if let Some(mut p) = pipe {
+            let _ = p.read_to_end(&mut v);
+        }
+        v
+    })
+}
+
+/// The tools' measurements into the model's: each ping's replies as the flow's RTT
+/// samples and its requests, within the measured span. Returns each TCP flow's
+/// receiver goodput as iperf3 reported it, Mbit/s.
+fn record_tools(
+    tools: &[(Tool, std::process::Output)],
+    m: &mut Metrics,
+) -> Result<Vec<Iperf3Result>, CliError> {
+    let (from, to) = (m.start, m.end());
+    let mut iperf3 = Vec::new();
+    for (tool, output) in tools {
+        let text = String::from_utf8_lossy(&output.stdout);
+        match tool.spec.app {
+            App::Ping { .. } => {
+                let interval = tool.spec.interval().expect("a ping has an interval");
+                let fm = &mut m.flows[tool.flow];
+                let (sent, replies) = parse_ping(&text);
+                let start = tool.started - Instant::ZERO;
+                for seq in 0..sent {
+                    let at = start + interval * u64::from(seq);
+                    if at >= from && at <= to {
+                        fm.echo_requests.push(at);
+                    }
+                }
+                for (seq, rtt) in replies {
+                    let sent_at = start + interval * u64::from(seq);
+                    if sent_at >= from && sent_at <= to {
+                        fm.rtt.push(RttSample {
+                            at: sent_at + rtt,
+                            rtt,
+                        });
+                    }
+                }
+                fm.rtt.sort_by_key(|s| s.at);
+            }
+            App::Tcp { .. } => {
+                let (goodput_mbps, retransmits) = parse_iperf3(&text).ok_or_else(|| {
+                    CliError::new(format!(
+                        "flow {}: iperf3 gave no result: {}",
+                        tool.flow,
+                        String::from_utf8_lossy(&output.stderr).trim()
+                    ))
+                })?;
+                iperf3.push(Iperf3Result {
+                    flow: tool.flow,
+                    goodput_mbps,
+                    retransmits,
+                });
+            }
+            _ => {}
+        }
+    }
+    Ok(iperf3)
+}
+
+/// Requests sent and the replies (sequence number from 0, RTT) of `ping -n` output.
+fn parse_ping(text: &str) -> (u32, Vec<(u32, Duration)>) {
+    let mut replies = Vec::new();
+    let mut sent = 0;
+    for line in text.lines() {
+        if let (Some(seq), Some(time)) =
+            (line.split("icmp_seq=").nth(1), line.split("time=").nth(1))
+        {
+            let seq: Option<u32> = seq.split_whitespace().next().and_then(|s| s.parse().ok());
+            let ms: Option<f64> = time.trim_end_matches(" ms").trim().parse().ok();
+            if let (Some(seq), Some(ms)) = (seq, ms) {
+                let rtt = Duration::from_nanos((ms * 1e6).round() as u64);
+                replies.push((seq.saturating_sub(1), rtt));
+            }
+        } else if let Some((n, _)) = line.split_once(" packets transmitted") {
+            sent = n.trim().parse().unwrap_or(0);
+        }
+    }
+    (sent, replies)
+}
+
+/// The receiver's goodput (`end.sum_received`, Mbit/s) and the sender's retransmits
+/// (`end.sum_sent.retransmits`) of iperf3's JSON.
+fn parse_iperf3(text: &str) -> Option<(f64, u64)> {
+    let v: serde_json::Value = serde_json::from_str(text).ok()?;
+    let mbps = v["end"]["sum_received"]["bits_per_second"].as_f64()? / 1e6;
+    let retransmits = v["end"]["sum_sent"]["retransmits"].as_u64().unwrap_or(0);
+    Some((mbps, retransmits))
+}
+
+fn summary(report: &LoopReport, iperf3: Vec<Iperf3Result>) -> EmulationSummary {
+    let l = &report.lateness;
+    EmulationSummary {
+        lateness_p50_us: l.percentile_us(50.0),
+        lateness_p99_us: l.percentile_us(99.0),
+        lateness_max_us: l.max_us(),
+        events: l.count(),
+        events_over_1ms: l.too_late(),
+        delivery_lateness_p99_us: report.delivery_lateness.percentile_us(99.0),
+        packets_read: report.read_packets,
+        packets_delivered: report.delivered_packets,
+        packets_not_carried: report.not_carried,
+        realtime_priority: report.realtime_priority,
+        iperf3,
+    }
+}
+
+fn lateness_line(report: &LoopReport) -> String {
+    let l: &Lateness = &report.lateness;
+    format!(
+        "real time: {} events, lateness p50 {:.0} us, p99 {:.0} us, max {:.0} us (at {:.2} s); \
+         {} packets read from the hosts, {} delivered",
+        l.count(),
+        l.percentile_us(50.0),
+        l.percentile_us(99.0),
+        l.max_us(),
+        l.max_at_s(),
+        report.read_packets,
+        report.delivered_packets
+    )
+}
+
+/// Loud warnings when the loop fell behind the clock: the model's timing was not kept.
+fn lateness_warnings(report: &LoopReport) -> Vec<String> {
+    let l = &report.lateness;
+    let mut out = Vec::new();
+    if l.percentile_us(99.0) * 1000.0 > TOO_LATE_NS as f64 {
+        out.push(format!(
+            "airq: WARNING: the emulator fell behind real time: event lateness p99 {:.0} us \
+             (above {} us); {} of {} events ran more than 1 ms late. The frames' timing is \
+             not the model's: do not use these figures. Run on an idle machine, or lower the \
+             load.",
+            l.percentile_us(99.0),
+            TOO_LATE_NS / 1000,
+            l.too_late(),
+            l.count()
+        ));
+    } else if l.too_late() > 0 {
+        out.push(format!(
+            "airq: note: {} of {} events ran more than 1 ms late (max {:.1} ms at {:.2} s)",
+            l.too_late(),
+            l.count(),
+            l.max_us() / 1000.0,
+            l.max_at_s()
+        ));
+    }
+    if !report.realtime_priority {
+        out.push(
+            "airq: note: the loop could not get a real-time priority (SCHED_FIFO); other \
+             processes may delay it"
+                .to_string(),
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ping_output_gives_requests_and_replies() {
+        let text = "PING 10.0.1.1 (10.0.1.1) 56(84) bytes of data.\n\
+            64 bytes from 10.0.1.1: icmp_seq=1 ttl=64 time=2.64 ms\n\
+            64 bytes from 10.0.1.1: icmp_seq=3 ttl=64 time=312 ms\n\
+            \n--- 10.0.1.1 ping statistics ---\n\
+            3 packets transmitted, 2 received, 33.3333% packet loss, time 402ms\n";
+        let (sent, replies) = parse_ping(text);
+        assert_eq!(sent, 3);
+        assert_eq!(
+            replies,
+            vec![
+                (0, Duration::from_micros(2640)),
+                (2, Duration::from_millis(312))
+            ]
+        );
+    }
+
+    #[test]
+    fn iperf3_json_gives_the_receivers_goodput() {
+        let text = r#"{"end": {"sum_received": {"bits_per_second": 12500000.0},
+            "sum_sent": {"retransmits": 3}}}"#;
+        assert_eq!(parse_iperf3(text), Some((12.5, 3)));
+        assert_eq!(parse_iperf3("iperf3: error"), None);
+    }
+
+    #[test]
+    fn only_server_pings_and_tcp_are_emulated() {
+        let s = StationId(0);
+        assert!(supported(&FlowSpec::ping(s, Duration::from_millis(100))).is_ok());
+        assert!(supported(&FlowSpec::saturated(s, Direction::Downlink)).is_err());
+        let peer = FlowSpec::station_ping(s, StationId(1), Duration::from_millis(100));
+        assert!(supported(&peer).is_err());
+    }
+}
