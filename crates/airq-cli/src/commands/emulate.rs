@@ -106,6 +106,20 @@ pub fn emulate(
         scenario.seed,
     ));
 
+    // Checked before the run, which takes real time.
+    outputs::check_replace(
+        &path,
+        &crate::results::RunKey {
+            scenario: scenario.name.clone(),
+            scenario_text: spec.base_text.clone(),
+            variant: label.clone(),
+            variant_set: spec.variant.set.clone(),
+            config: spec.preset.clone(),
+            seed: scenario.seed,
+            duration_s: scenario.duration_s(),
+        },
+        args.force,
+    )?;
     let stations = scenario.stations.len();
     let (map, all_flows) = FlowMap::new(flows, stations);
     let mut bss = input.bss.clone();
@@ -171,19 +185,6 @@ pub fn emulate(
     }
     let mut r = collect(scenario, input, &measured, info);
     r.metadata.emulation = Some(summary(&report, iperf3));
-    outputs::check_replace(
-        &path,
-        &crate::results::RunKey {
-            scenario: scenario.name.clone(),
-            scenario_text: spec.base_text.clone(),
-            variant: r.metadata.variant.clone(),
-            variant_set: spec.variant.set.clone(),
-            config: spec.preset.clone(),
-            seed: scenario.seed,
-            duration_s: scenario.duration_s(),
-        },
-        args.force,
-    )?;
     results::save(&r, &path)?;
     let warnings = lateness_warnings(&report);
     for w in super::warnings(&r).into_iter().chain(warnings) {
