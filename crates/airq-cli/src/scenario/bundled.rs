@@ -21,12 +21,16 @@ pub const BUNDLED: &[(&str, &str)] = &[
         include_str!("../../../../scenarios/ending-the-anomaly.toml"),
     ),
     (
-        "just-in-time",
-        include_str!("../../../../scenarios/just-in-time.toml"),
+        "frame-quantum",
+        include_str!("../../../../scenarios/frame-quantum.toml"),
     ),
     (
         "guest-limit",
         include_str!("../../../../scenarios/guest-limit.toml"),
+    ),
+    (
+        "just-in-time",
+        include_str!("../../../../scenarios/just-in-time.toml"),
     ),
     (
         "near-far",
@@ -53,6 +57,10 @@ pub const BUNDLED: &[(&str, &str)] = &[
         include_str!("../../../../scenarios/station-first.toml"),
     ),
     (
+        "thirty-stations",
+        include_str!("../../../../scenarios/thirty-stations.toml"),
+    ),
+    (
         "udp-flood-anomaly",
         include_str!("../../../../scenarios/udp-flood-anomaly.toml"),
     ),
@@ -63,14 +71,6 @@ pub const BUNDLED: &[(&str, &str)] = &[
     (
         "web-page-load",
         include_str!("../../../../scenarios/web-page-load.toml"),
-    ),
-    (
-        "frame-quantum",
-        include_str!("../../../../scenarios/frame-quantum.toml"),
-    ),
-    (
-        "thirty-stations",
-        include_str!("../../../../scenarios/thirty-stations.toml"),
     ),
 ];
 
