@@ -269,6 +269,9 @@ impl Softmac {
             return;
         }
         loop {
+            if !self.any_ac && self.head_busy(mac_tx, ac, now) {
+                break;
+            }
             let MacTx { sched, gate, .. } = mac_tx;
             let txq = if self.any_ac {
                 sched.next_txq_any(gate, now)
@@ -293,6 +296,34 @@ impl Softmac {
             self.note_pending(mac_tx, key);
             self.return_txq(mac_tx, key, now);
         }
+    }
+
+    /// Round robin (airtime fairness off): the TXQ at the head of the AC's list holds
+    /// frames of a kind the hardware queue has no room for, so the round ends there and
+    /// that TXQ stays first, as in ath9k's round robin of Linux 4.11–4.19, the FQ-MAC
+    /// the seed measured (`ath_txq_schedule` in `drivers/net/wireless/ath/ath9k/xmit.c`:
+    /// without `AIRTIME_ACTIVE`, a TID served is moved to the tail of `acq_old`, and when
+    /// `ath_tx_sched_aggr` finds `axq_ampdu_depth`/`axq_depth` at its limit the round
+    /// returns, leaving the TID at the head).
+    ///
+    /// Walking on instead — handing each such TXQ out, finding no room (`-EBUSY`) and
+    /// handing it back to the tail, as ath9k on mac80211's `ieee80211_next_txq` does
+    /// since 4.20 — brings a list in which every TXQ has data back to the order it had
+    /// before the round whenever the walk passes them all: the TXQ at the head takes
+    /// every aggregate slot that frees up for as long as it has data, and the others
+    /// starve (with `airtime_flags = 0`, which no longer charges deficits, Linux would do
+    /// this too). The walk passes them all whenever some PPDU still fits, e.g. a
+    /// non-aggregated frame of an 802.11b station below `ATH_NON_AGGR_MIN_QDEPTH`.
+    fn head_busy(&self, mac_tx: &MacTx, ac: Ac, now: Instant) -> bool {
+        if mac_tx.sched.params().fairness {
+            return false;
+        }
+        let Some(txq) = mac_tx.sched.head_txq(ac) else {
+            return false;
+        };
+        let key = mac_tx.key_of(txq);
+        let has_frames = mac_tx.tid_pending(key) > 0 || mac_tx.mac.has_queue(key);
+        has_frames && !self.room(ac, mac_tx.aggregates(key), now)
     }
 
     /// Hands the TXQ back, forced to stay scheduled while it holds retries.

@@ -237,6 +237,25 @@ impl AirtimeScheduler {
         self.refused[ac.index()] = !gate.phy_may_schedule(ac, active_txqs);
     }
 
+    /// The TXQ at the head of `ac`'s list, the first that [`next_txq`](Self::next_txq)
+    /// looks at, without handing it out; `None` if the list is empty, in station-first
+    /// mode, or when the head is a group. For a driver that ends its round at a TXQ it
+    /// has no room for and leaves that TXQ first, as ath9k's round robin did in Linux
+    /// 4.11–4.19 (`ath_txq_schedule` takes `list_first_entry(tid_list, …)` and, when
+    /// `ath_tx_sched_aggr` finds the hardware queue full, returns without moving it).
+    ///
+    /// Contract: none.
+    pub fn head_txq(&self, ac: Ac) -> Option<TxqId> {
+        if self.params.mode == SchedulingMode::StationFirst {
+            return None;
+        }
+        let entry = self.lists[ac.index()].head_entry()?;
+        match super::node::Node::from_entry(entry) {
+            super::node::Node::Txq(i) => Some(self.txq_id(i)),
+            _ => None,
+        }
+    }
+
     /// Whether the current round of `ac` may hand out TXQs: the PHY's AQL gate allowed
     /// it at [`schedule_start`](Self::schedule_start).
     pub fn round_allowed(&self, ac: Ac) -> bool {

@@ -358,3 +358,40 @@ fn weights_converge_to_their_ratios() {
     let got = run_synthetic(&mut s, &q, &aggregates, 10_000);
     assert_shares(&got, &[2, 1, 1, 1], 0.02);
 }
+
+/// mac80211's list discipline without airtime charges (`ieee80211_next_txq` /
+/// `ieee80211_return_txq`, `net/mac80211/tx.c`): a round that hands every TXQ out and
+/// back to the tail ends at the first one served, and leaves the list in the order it
+/// had — the head is first again next round. A driver that hands out TXQs it has no
+/// room for (ath9k's `-EBUSY`) thus serves the same head every round; `head_txq` lets a
+/// driver look first, as ath9k's round robin of Linux 4.11–4.19 did.
+#[test]
+fn round_robin_round_that_hands_back_every_txq_keeps_the_order() {
+    let (mut s, q) = fixture(3, AirtimeParams::round_robin());
+    let now = Instant::ZERO;
+    for &t in &q {
+        s.return_txq(t, true, now).unwrap();
+    }
+    for _ in 0..3 {
+        s.schedule_start(Ac::Be, &mut NoAql);
+        assert_eq!(s.head_txq(Ac::Be), Some(q[0]));
+        let mut handed = Vec::new();
+        while let Some(t) = s.next_txq(Ac::Be, &mut NoAql, now) {
+            handed.push(t.index());
+            s.return_txq(t, true, now).unwrap();
+        }
+        assert_eq!(handed, [0, 1, 2]);
+        assert_eq!(list(&s), [0, 1, 2], "the round put the list back as it was");
+    }
+    // A driver that stops after the head: the next TXQ is first.
+    s.schedule_start(Ac::Be, &mut NoAql);
+    let t = s.next_txq(Ac::Be, &mut NoAql, now).unwrap();
+    s.return_txq(t, true, now).unwrap();
+    assert_eq!(s.head_txq(Ac::Be), Some(q[1]));
+}
+
+#[test]
+fn head_txq_of_an_empty_list_is_none() {
+    let (s, _) = fixture(2, AirtimeParams::round_robin());
+    assert_eq!(s.head_txq(Ac::Be), None);
+}

@@ -21,6 +21,7 @@ mod errors;
 mod firmware;
 mod queues;
 mod retry_time;
+mod round_robin;
 mod scheduler;
 mod softmac;
 
