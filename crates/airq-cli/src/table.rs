@@ -228,6 +228,20 @@ pub fn compare_table(runs: &[ResultsFile]) -> String {
     per_station(&mut rows, "drops", &|r, i| {
         r.stations[i].total_drops().to_string()
     });
+    // The radio, when a station had rate control or a channel model.
+    if runs
+        .iter()
+        .any(|r| r.stations.iter().any(|s| s.rate_control.is_some()))
+    {
+        per_station(&mut rows, "most used rate", &|r, i| {
+            radio::top_rate_cell(&r.stations[i])
+        });
+    }
+    if runs.iter().any(|r| radio::has_snr(&r.stations)) {
+        per_station(&mut rows, "SNR down/up, dB", &|r, i| {
+            radio::snr_cell(&r.stations[i])
+        });
+    }
     for (title, flow_rows) in flows::compare_blocks(runs) {
         row(&mut rows, &title, vec![String::new(); runs.len()]);
         rows.extend(flow_rows);

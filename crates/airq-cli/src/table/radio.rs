@@ -1,6 +1,6 @@
-//! The radio cells of the run table: a rate-controlled station's most used rates
-//! instead of its configured one, and the mean SNR of each direction, from the results
-//! file's [`RadioSummary`] (`airq_sim::metrics::radio`).
+//! The radio cells of the run and comparison tables: a rate-controlled station's most
+//! used rates instead of its configured one, and the mean SNR of each direction, from
+//! the results file's [`RadioSummary`] (`airq_sim::metrics::radio`).
 
 use crate::results::{RadioSummary, StationSummary};
 
@@ -15,15 +15,33 @@ pub(super) fn rate_cell(s: &StationSummary) -> String {
         "minstrel_ht" => "Minstrel-HT",
         other => other,
     };
-    let mpdus = |r: &Option<RadioSummary>| r.as_ref().map_or(0, |r| r.mpdus);
-    let (direction, radio) = if mpdus(&s.radio_up) > mpdus(&s.radio_down) {
-        ("up", &s.radio_up)
-    } else {
-        ("down", &s.radio_down)
-    };
+    let (direction, radio) = busier(s);
     match radio {
         Some(r) if r.mpdus > 0 => format!("{name} {direction}: {}", r.top_rates(2)),
         _ => format!("{name} (nothing sent)"),
+    }
+}
+
+/// A comparison's cell: the most used rate of the direction that sent more MPDUs, with
+/// its share (`MCS 12 99% down`); the configured rate for a fixed one.
+pub(super) fn top_rate_cell(s: &StationSummary) -> String {
+    if s.rate_control.is_none() {
+        return s.rate.clone();
+    }
+    let (direction, radio) = busier(s);
+    match radio {
+        Some(r) if r.mpdus > 0 => format!("{} {direction}", r.top_rates(1)),
+        _ => String::new(),
+    }
+}
+
+/// The direction that sent more MPDUs (down on a tie) and its summary.
+fn busier(s: &StationSummary) -> (&'static str, &Option<RadioSummary>) {
+    let mpdus = |r: &Option<RadioSummary>| r.as_ref().map_or(0, |r| r.mpdus);
+    if mpdus(&s.radio_up) > mpdus(&s.radio_down) {
+        ("up", &s.radio_up)
+    } else {
+        ("down", &s.radio_down)
     }
 }
 

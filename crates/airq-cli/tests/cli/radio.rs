@@ -135,3 +135,31 @@ fn a_fixed_rate_without_a_channel_writes_no_radio_fields() {
         assert!(!text.contains(k), "{k}");
     }
 }
+
+#[test]
+fn the_comparison_shows_the_most_used_rate_and_the_snr_only_when_there_is_a_radio() {
+    let dir = tempfile::tempdir().unwrap();
+    let compare = |name: &str, text: &str| {
+        let path = write(dir.path(), name, text);
+        stdout(
+            &airq()
+                .arg("compare")
+                .arg(&path)
+                .args(["--configs", "fq_mac,airtime", "--no-plots", "-o"])
+                .arg(dir.path().join(name.replace(".toml", "")))
+                .assert()
+                .success(),
+        )
+    };
+    let out = compare("radio.toml", SCENARIO);
+    assert!(
+        out.contains("most used rate") && out.contains(" down "),
+        "{out}"
+    );
+    assert!(out.contains("SNR down/up, dB"), "{out}");
+    let plain = compare("small.toml", super::SMALL);
+    assert!(
+        !plain.contains("most used rate") && !plain.contains("SNR"),
+        "{plain}"
+    );
+}
