@@ -49,6 +49,21 @@ fn holds(e: &Value, says: &str) -> bool {
         .unwrap()
 }
 
+/// Every check of experiment `e` holds.
+fn assert_all_hold(e: &Value) {
+    let failed: Vec<&Value> = e["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["holds"] != true)
+        .collect();
+    assert!(
+        failed.is_empty(),
+        "experiment {}: {failed:?}",
+        e["experiment"]
+    );
+}
+
 #[test]
 fn ping_latency_and_throughput_of_the_three_station_testbed() {
     let (dir, list) = quick("1,3");
@@ -99,11 +114,7 @@ fn airtime_shares_under_udp() {
     let (_dir, list) = quick("2");
     let e = experiment(&list, 2);
     assert_eq!(e["verdict"], "reproduced");
-    assert!(e["checks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .all(|c| c["holds"] == true));
+    assert_all_hold(e);
 }
 
 #[test]
@@ -171,26 +182,14 @@ fn airtime_policies_and_the_near_far_demo() {
     // An experiment of two parts writes each part's runs in its own folder.
     assert!(dir.path().join("08-airtime-policies-weights").is_dir());
     assert!(dir.path().join("08-airtime-policies-guest").is_dir());
-    let e16 = experiment(&list, 16);
-    assert!(e16["checks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .all(|c| c["holds"] == true));
+    assert_all_hold(experiment(&list, 16));
 }
 
 #[test]
 fn queues_policies_and_limits() {
     let (_dir, list) = quick("4,7,9,15,17");
     for n in [4, 7, 9, 17] {
-        let e = experiment(&list, n);
-        let failed: Vec<&Value> = e["checks"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|c| c["holds"] != true)
-            .collect();
-        assert!(failed.is_empty(), "experiment {n}: {failed:?}");
+        assert_all_hold(experiment(&list, n));
     }
     let e15 = experiment(&list, 15);
     assert!(holds(
@@ -207,14 +206,7 @@ fn queues_policies_and_limits() {
 fn applications_range_quantum_and_many_stations() {
     let (_dir, list) = quick("6,13,14,18");
     for n in [6, 13, 14] {
-        let e = experiment(&list, n);
-        let failed: Vec<&Value> = e["checks"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|c| c["holds"] != true)
-            .collect();
-        assert!(failed.is_empty(), "experiment {n}: {failed:?}");
+        assert_all_hold(experiment(&list, n));
     }
     let e18 = experiment(&list, 18);
     assert!(holds(
