@@ -6,8 +6,8 @@ use crate::build::SimInputs;
 use crate::results::RadioSummary;
 use crate::results::{
     ChannelSummary, FlowSummary, Metadata, Percentiles, QueueSeries, ResultsFile, Series,
-    StallSummary, StationSummary, TcpResult, VoipResult, FORMAT_NAME, FORMAT_VERSION,
-    PING_REPLY_DUE_S,
+    StallSummary, StarvationSummary, StationSummary, TcpResult, VoipResult, FORMAT_NAME,
+    FORMAT_VERSION, PING_REPLY_DUE_S,
 };
 use crate::scenario::Scenario;
 use airq::StationId;
@@ -152,6 +152,15 @@ pub fn collect(
                 station: scenario.stations[st.station.index()].name.clone(),
                 idle_since_s: st.idle_since.as_secs_f64(),
                 detected_at_s: st.detected_at.as_secs_f64(),
+            })
+            .collect(),
+        starvation: metrics
+            .starvation
+            .iter()
+            .map(|st| StarvationSummary {
+                station: scenario.stations[st.station.index()].name.clone(),
+                since_s: st.since.as_secs_f64(),
+                until_s: st.until.map(|t| t.as_secs_f64()),
             })
             .collect(),
         ap_queue: QueueSeries {

@@ -56,6 +56,26 @@ pub struct ResultsFile {
     /// when one was on; absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub aggregation: Option<AggregationSummary>,
+    /// Times, in the measured part of the run, the AP held packets for a station and
+    /// delivered none to it for a second or more, busy medium or not
+    /// (`airq_sim::metrics::starvation`): a correct run has none. Absent when there were
+    /// none (and in files written before it was recorded).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub starvation: Vec<StarvationSummary>,
+}
+
+/// One episode of starvation: from `since_s` the AP held packets for `station` and it
+/// received none until `until_s` (`None`: not before the end of the run). Times are
+/// those of the series' samples.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StarvationSummary {
+    /// The station that received nothing.
+    pub station: String,
+    /// Simulated seconds from which it waited.
+    pub since_s: f64,
+    /// Simulated seconds at which it received again or the AP held nothing for it.
+    pub until_s: Option<f64>,
 }
 
 /// The aggregation options' counters over the whole run, warm-up included.

@@ -133,6 +133,7 @@ fn check_outputs(specs: &[RunSpec], args: &RunArgs) -> Result<Vec<PathBuf>, CliE
 /// was delivered at all (its tables would show zeros, as if measured).
 pub fn warnings(r: &ResultsFile) -> Vec<String> {
     let mut out: Vec<String> = stall_warning(r).into_iter().collect();
+    out.extend(starvation_warning(r));
     if r.stations
         .iter()
         .all(|s| s.rx_bytes_down + s.rx_bytes_up == 0)
@@ -186,6 +187,44 @@ pub fn stall_warning(r: &ResultsFile) -> Option<String> {
         m.variant,
         m.seed,
         r.stalls.len(),
+        list.join("; ")
+    ))
+}
+
+/// A warning naming the stations the AP starved, if it starved any: it held packets for
+/// them and delivered none for a second or more of the measured time, while the medium
+/// may have been busy all along (so no stall was seen). Their figures are those of a
+/// scheduler or driver that left them out, not of their links.
+pub fn starvation_warning(r: &ResultsFile) -> Option<String> {
+    if r.starvation.is_empty() {
+        return None;
+    }
+    let m = &r.metadata;
+    let list: Vec<String> = r
+        .starvation
+        .iter()
+        .take(5)
+        .map(|s| match s.until_s {
+            Some(until) => format!("{} from {:.1} s to {:.1} s", s.station, s.since_s, until),
+            None => format!("{} from {:.1} s to the end", s.station, s.since_s),
+        })
+        .collect();
+    let more = r.starvation.len().saturating_sub(list.len());
+    let more = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "airq: WARNING: {} under {} (seed {}): the AP starved stations {} time(s): it \
+         held packets for each and delivered none for 1 s or more of the measured time: \
+         {}{more}. The medium need not have been idle (that would be a stall): a \
+         scheduler or driver left the station out. Unless its link is broken, this is a \
+         defect of the model; please report it.",
+        m.scenario,
+        m.variant,
+        m.seed,
+        r.starvation.len(),
         list.join("; ")
     ))
 }

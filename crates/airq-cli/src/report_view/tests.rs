@@ -130,6 +130,7 @@ fn results(config: &str) -> ResultsFile {
         stalls: Vec::new(),
         admission: None,
         aggregation: None,
+        starvation: Vec::new(),
     }
 }
 
@@ -146,6 +147,30 @@ fn stalls_are_named_in_a_warning() {
     assert!(w.contains("two under airtime (seed"), "{w}");
     assert!(w.contains("stalled 1 time(s)"), "{w}");
     assert!(w.contains("b idle from 1.250 s to at least 1.350 s"), "{w}");
+}
+
+#[test]
+fn starved_stations_are_named_in_a_warning() {
+    let mut r = results("fq_mac");
+    assert_eq!(crate::commands::starvation_warning(&r), None);
+    r.starvation.push(crate::results::StarvationSummary {
+        station: "b".into(),
+        since_s: 5.0,
+        until_s: Some(10.6),
+    });
+    r.starvation.push(crate::results::StarvationSummary {
+        station: "a".into(),
+        since_s: 12.2,
+        until_s: None,
+    });
+    let w = crate::commands::starvation_warning(&r).unwrap();
+    assert!(w.contains("two under fq_mac (seed"), "{w}");
+    assert!(w.contains("starved stations 2 time(s)"), "{w}");
+    assert!(
+        w.contains("b from 5.0 s to 10.6 s; a from 12.2 s to the end"),
+        "{w}"
+    );
+    assert!(crate::commands::warnings(&r).contains(&w));
 }
 
 fn close(got: &[f64], want: &[f64]) {

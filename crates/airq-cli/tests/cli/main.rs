@@ -21,6 +21,7 @@ mod retry_time;
 mod scenarios;
 mod seed_figures;
 mod sparse;
+mod starvation;
 mod sweep;
 mod variants;
 mod warmup;

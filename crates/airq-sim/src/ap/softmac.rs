@@ -43,6 +43,7 @@
 
 use super::deadlines::Deadlines;
 use super::just_in_time::JitTimer;
+use super::mac_layer::MacLayer;
 use super::mac_tx::MacTx;
 use super::txq_key::TxqKey;
 use crate::mac::frame::Ppdu;
@@ -300,7 +301,7 @@ impl Softmac {
 
     /// Round robin (airtime fairness off): the TXQ at the head of the AC's list holds
     /// frames of a kind the hardware queue has no room for, so the round ends there and
-    /// that TXQ stays first, as in ath9k's round robin of Linux 4.11–4.19, the FQ-MAC
+    /// that TXQ stays first, as in ath9k's round robin of Linux 4.11–4.20, the FQ-MAC
     /// the seed measured (`ath_txq_schedule` in `drivers/net/wireless/ath/ath9k/xmit.c`:
     /// without `AIRTIME_ACTIVE`, a TID served is moved to the tail of `acq_old`, and when
     /// `ath_tx_sched_aggr` finds `axq_ampdu_depth`/`axq_depth` at its limit the round
@@ -308,14 +309,19 @@ impl Softmac {
     ///
     /// Walking on instead — handing each such TXQ out, finding no room (`-EBUSY`) and
     /// handing it back to the tail, as ath9k on mac80211's `ieee80211_next_txq` does
-    /// since 4.20 — brings a list in which every TXQ has data back to the order it had
+    /// since 5.0 — brings a list in which every TXQ has data back to the order it had
     /// before the round whenever the walk passes them all: the TXQ at the head takes
     /// every aggregate slot that frees up for as long as it has data, and the others
     /// starve (with `airtime_flags = 0`, which no longer charges deficits, Linux would do
     /// this too). The walk passes them all whenever some PPDU still fits, e.g. a
     /// non-aggregated frame of an 802.11b station below `ATH_NON_AGGR_MIN_QDEPTH`.
+    ///
+    /// Only over FQ-MAC (mac80211's TXQs, which ath9k took up in 4.11): the legacy MAC
+    /// stands for the ath9k before them, whose round also ended at the first TID without
+    /// room but moved that TID to the tail (`ath_tx_queue_tid`); that is not modelled,
+    /// and the legacy MAC keeps the walk.
     fn head_busy(&self, mac_tx: &MacTx, ac: Ac, now: Instant) -> bool {
-        if mac_tx.sched.params().fairness {
+        if mac_tx.sched.params().fairness || !matches!(mac_tx.mac, MacLayer::FqMac(_)) {
             return false;
         }
         let Some(txq) = mac_tx.sched.head_txq(ac) else {

@@ -25,6 +25,7 @@ use crate::mac::rate_control::groups::UnsupportedRate;
 use crate::mac::rate_control::{RateControl, RateControlConfig};
 use crate::mac::reorder::Recipient;
 use crate::mac::txpath::TxOutput;
+use crate::metrics::starvation::StarvationWatch;
 use crate::metrics::{
     FlowMetrics, Metrics, QueueDepth, Sample, Stall, StationMetrics, TcpCounters, VoipSummary,
 };
@@ -295,6 +296,8 @@ pub struct Simulation {
     winners: Vec<EdcafId>,
     internal: Vec<EdcafId>,
     metrics: Metrics,
+    /// Watches the stations for starvation in the measured time.
+    starvation: StarvationWatch,
     /// The counters when the warm-up ended, if one has.
     warmup: Option<Metrics>,
     /// Real packets delivered to their host, for the emulator to take.
@@ -471,6 +474,7 @@ impl Simulation {
             winners: Vec::new(),
             internal: Vec::new(),
             metrics,
+            starvation: StarvationWatch::new(n),
             warmup: None,
             real_out: Vec::new(),
         })
@@ -693,8 +697,30 @@ impl Simulation {
                         .collect(),
                     ap,
                 });
+                self.watch_starvation();
             }
         }
+    }
+
+    /// Samples the stations for starvation, in the measured time.
+    fn watch_starvation(&mut self) {
+        let at = self.now - Instant::ZERO;
+        if at < self.scenario.measure_from {
+            return;
+        }
+        let (ap, now) = (&self.ap, self.now);
+        let stations = self.metrics.stations.iter().enumerate().map(|(i, s)| {
+            let station = StationId(i as u32);
+            let held = ap.station_backlog(station).map_or(0, |b| b.packets());
+            let held = if ap.limit_holds_back(station, now) {
+                0
+            } else {
+                held
+            };
+            (held, s.rx_bytes_down)
+        });
+        self.starvation
+            .sample(at, stations, &mut self.metrics.starvation);
     }
 
     fn ap_depth(&self) -> QueueDepth {

@@ -3,6 +3,7 @@
 
 pub mod distribution;
 pub mod radio;
+pub mod starvation;
 mod window;
 
 use crate::apps::voip_stats::VoipStats;
@@ -282,6 +283,10 @@ pub struct Metrics {
     /// Times the AP held frames for a station that no policy was holding back while the
     /// medium stayed idle (see [`Stall`]). A correct run has none.
     pub stalls: Vec<Stall>,
+    /// Times, in the measured part of the run, the AP held packets for a station and
+    /// delivered none to it for [`starvation::STARVATION_AFTER`] or longer, busy medium
+    /// or not (see [`starvation`]). A correct run has none.
+    pub starvation: Vec<starvation::Starvation>,
     /// Where the measurements start: zero, or the end of a warm-up left out
     /// ([`Metrics::since`]).
     pub start: Duration,

@@ -32,6 +32,7 @@ impl Metrics {
             channel: self.channel.since(&start.channel),
             events: self.events,
             stalls: self.stalls.clone(),
+            starvation: self.starvation.clone(),
             start: from,
             duration: (self.start + self.duration).saturating_sub(from),
         }

@@ -241,7 +241,7 @@ impl AirtimeScheduler {
     /// looks at, without handing it out; `None` if the list is empty, in station-first
     /// mode, or when the head is a group. For a driver that ends its round at a TXQ it
     /// has no room for and leaves that TXQ first, as ath9k's round robin did in Linux
-    /// 4.11–4.19 (`ath_txq_schedule` takes `list_first_entry(tid_list, …)` and, when
+    /// 4.11–4.20 (`ath_txq_schedule` takes `list_first_entry(tid_list, …)` and, when
     /// `ath_tx_sched_aggr` finds the hardware queue full, returns without moving it).
     ///
     /// Contract: none.

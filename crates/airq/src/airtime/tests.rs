@@ -364,7 +364,7 @@ fn weights_converge_to_their_ratios() {
 /// back to the tail ends at the first one served, and leaves the list in the order it
 /// had — the head is first again next round. A driver that hands out TXQs it has no
 /// room for (ath9k's `-EBUSY`) thus serves the same head every round; `head_txq` lets a
-/// driver look first, as ath9k's round robin of Linux 4.11–4.19 did.
+/// driver look first, as ath9k's round robin of Linux 4.11–4.20 did.
 #[test]
 fn round_robin_round_that_hands_back_every_txq_keeps_the_order() {
     let (mut s, q) = fixture(3, AirtimeParams::round_robin());

@@ -1,6 +1,6 @@
 //! The softmac driver under round robin (airtime fairness off) with one station that
 //! cannot aggregate: no station with data is left unserved. ath9k's round robin of
-//! Linux 4.11–4.19 (`ath_txq_schedule`, `drivers/net/wireless/ath/ath9k/xmit.c`) ends
+//! Linux 4.11–4.20 (`ath_txq_schedule`, `drivers/net/wireless/ath/ath9k/xmit.c`) ends
 //! its round at the first TID it has no room for and leaves that TID first; a round
 //! that instead handed such TXQs out and back to the tail (`-EBUSY`) put the list back
 //! in its old order each time the walk passed them all — which it does while an

@@ -1,0 +1,152 @@
+//! Starvation: the AP holds packets for a station and delivers none of them to it for
+//! [`STARVATION_AFTER`] or longer of the measured time. Not a stall ([`super::Stall`]):
+//! the medium may stay busy all along with other stations' frames — a scheduler that
+//! never hands out a station's TXQ, or a driver that never finds room for it, starves
+//! it without ever idling the radio, and the stall detector cannot see it. A correct AP
+//! serves every station it holds packets for well within a second (mac80211's
+//! round robin and airtime DRR visit every listed TXQ each round).
+//!
+//! Watched at the series' sampling step (`Scenario::sample_step`, 200 ms by default):
+//! a station is waiting from the first sample at which the AP holds packets for it and
+//! it has received no downlink byte since the sample before, and starved once it has
+//! waited that long; the episode ends at the first sample at which it has received
+//! again or the AP holds nothing for it. The times are therefore those of the samples
+//! (one step of precision), and a wait shorter than the threshold plus a step may go
+//! unseen. Packets that an airtime group held to its limit keeps back are not counted
+//! as held (as for stalls).
+
+use airq::{Duration, StationId};
+
+/// How long a station may wait, with packets held for it at the AP and none delivered,
+/// before it counts as starved. TCP's first retransmission timeout is 1 s (RFC 6298
+/// §2.1); a flow that waits that long has lost its ACK clock.
+pub const STARVATION_AFTER: Duration = Duration::from_secs(1);
+
+/// One episode of starvation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Starvation {
+    pub station: StationId,
+    /// The sample from which the AP held packets for the station and it received none.
+    pub since: Duration,
+    /// The sample at which it received again or the AP held nothing for it; `None`: not
+    /// before the end of the run.
+    pub until: Option<Duration>,
+}
+
+/// Per station: waiting since when, and the downlink bytes received at the last sample.
+#[derive(Clone, Copy, Debug, Default)]
+struct Waiting {
+    since: Option<Duration>,
+    rx_bytes_down: u64,
+    /// The open episode, an index into the list of episodes.
+    episode: Option<usize>,
+}
+
+/// Watches every station for starvation, one sample at a time.
+#[derive(Clone, Debug, Default)]
+pub struct StarvationWatch {
+    stations: Vec<Waiting>,
+}
+
+impl StarvationWatch {
+    pub fn new(stations: usize) -> StarvationWatch {
+        StarvationWatch {
+            stations: vec![Waiting::default(); stations],
+        }
+    }
+
+    /// One sample at `at`: per station, in order, the packets the AP holds for it and
+    /// the downlink bytes it has received so far. Episodes that reach the threshold are
+    /// appended to `episodes`; those that end are closed there.
+    pub fn sample(
+        &mut self,
+        at: Duration,
+        stations: impl Iterator<Item = (u64, u64)>,
+        episodes: &mut Vec<Starvation>,
+    ) {
+        for (i, (held, rx_bytes_down)) in stations.enumerate() {
+            let w = &mut self.stations[i];
+            let delivered = rx_bytes_down != w.rx_bytes_down;
+            w.rx_bytes_down = rx_bytes_down;
+            if held == 0 || delivered {
+                if let Some(e) = w.episode.take() {
+                    episodes[e].until = Some(at);
+                }
+                w.since = (held > 0).then_some(at);
+                continue;
+            }
+            let since = *w.since.get_or_insert(at);
+            if w.episode.is_none() && at - since >= STARVATION_AFTER {
+                episodes.push(Starvation {
+                    station: StationId(i as u32),
+                    since,
+                    until: None,
+                });
+                w.episode = Some(episodes.len() - 1);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(v: u64) -> Duration {
+        Duration::from_millis(v)
+    }
+
+    /// Samples every 200 ms of one station: (held, cumulative downlink bytes).
+    fn watch(samples: &[(u64, u64)]) -> Vec<Starvation> {
+        let mut w = StarvationWatch::new(1);
+        let mut out = Vec::new();
+        for (k, &s) in samples.iter().enumerate() {
+            w.sample(ms(200 * k as u64), core::iter::once(s), &mut out);
+        }
+        out
+    }
+
+    #[test]
+    fn served_station_is_not_starved() {
+        let samples: Vec<(u64, u64)> = (0..20).map(|k| (5, 1000 * k)).collect();
+        assert!(watch(&samples).is_empty());
+    }
+
+    #[test]
+    fn station_with_nothing_held_is_not_starved() {
+        assert!(watch(&[(0, 0); 20]).is_empty());
+    }
+
+    #[test]
+    fn held_without_delivery_for_the_threshold_is_starved() {
+        // Held from 200 ms; nothing delivered until the sample at 1.4 s, which delivers.
+        let mut samples = vec![(0, 0)];
+        samples.extend([(3, 0); 6]);
+        samples.push((3, 1500));
+        let out = watch(&samples);
+        assert_eq!(
+            out,
+            vec![Starvation {
+                station: StationId(0),
+                since: ms(200),
+                until: Some(ms(1400)),
+            }]
+        );
+    }
+
+    #[test]
+    fn a_wait_just_short_of_the_threshold_is_not_starvation() {
+        let mut samples = vec![(0, 0)];
+        samples.extend([(3, 0); 5]);
+        samples.push((3, 1500));
+        assert!(watch(&samples).is_empty());
+    }
+
+    #[test]
+    fn an_episode_to_the_end_stays_open() {
+        let out = watch(&[(2, 0); 10]);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].since, ms(0));
+        assert_eq!(out[0].until, None);
+    }
+}
