@@ -74,7 +74,8 @@ impl Runs {
             .map_err(to_py)
     }
 
-    /// What `airq` would warn about: stalls, runs that delivered nothing.
+    /// What `airq` would warn about: stalls, starved stations, runs that delivered
+    /// nothing.
     fn warnings(&self) -> Vec<String> {
         self.runs.iter().flat_map(warnings).collect()
     }

@@ -300,7 +300,8 @@ class _Tables:
 
     @property
     def warnings(self) -> List[str]:
-        """What ``airq`` would warn about: AP stalls, runs that delivered nothing."""
+        """What ``airq`` would warn about: AP stalls, starved stations, runs that
+        delivered nothing."""
         return list(self._native.warnings())
 
 
