@@ -194,7 +194,8 @@ pub fn stall_warning(r: &ResultsFile) -> Option<String> {
 /// A warning naming the stations the AP starved, if it starved any: it held packets for
 /// them and delivered none for a second or more of the measured time, while the medium
 /// may have been busy all along (so no stall was seen). Their figures are those of a
-/// scheduler or driver that left them out, not of their links.
+/// scheduler, driver or EDCA that left them out, not of their links: a defect unless
+/// the scenario asks for it (a saturated higher-priority AC starves lower ones).
 pub fn starvation_warning(r: &ResultsFile) -> Option<String> {
     if r.starvation.is_empty() {
         return None;
@@ -218,9 +219,11 @@ pub fn starvation_warning(r: &ResultsFile) -> Option<String> {
     Some(format!(
         "airq: WARNING: {} under {} (seed {}): the AP starved stations {} time(s): it \
          held packets for each and delivered none for 1 s or more of the measured time: \
-         {}{more}. The medium need not have been idle (that would be a stall): a \
-         scheduler or driver left the station out. Unless its link is broken, this is a \
-         defect of the model; please report it.",
+         {}{more}. The medium need not have been idle (that would be a stall): the \
+         scheduler, the driver or EDCA left the station out, so its figures are not \
+         those of its link. Unless the scenario asks for it (saturated traffic in a \
+         higher-priority AC, a link that loses every frame), this is a defect of the \
+         model; please report it.",
         m.scenario,
         m.variant,
         m.seed,
