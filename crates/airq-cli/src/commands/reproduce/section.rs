@@ -7,7 +7,7 @@ use super::manifest::SeedFigures;
 use super::metric::{PartRuns, Runs};
 use super::verdict::{self, Verdict};
 use super::{Outcome, Prepared, Shown};
-use crate::commands::warnings;
+use crate::commands::{starvation_warning, unsound};
 use crate::error::CliError;
 use crate::results::ResultsFile;
 use std::path::{Path, PathBuf};
@@ -61,11 +61,9 @@ pub(super) fn evaluate(
             })
         })
         .collect::<Result<_, _>>()?;
-    let warnings: Vec<String> = runs
-        .iter()
-        .flat_map(|r| r.iter())
-        .flat_map(warnings)
-        .collect();
+    let every_run = || runs.iter().flat_map(|r| r.iter());
+    let warnings: Vec<String> = every_run().flat_map(unsound).collect();
+    let starved: Vec<String> = every_run().filter_map(starvation_warning).collect();
     let first = &p.parts[0];
     let scenario = first.specs.first().map(|s| &s.scenario);
     Ok(Outcome {
@@ -80,6 +78,7 @@ pub(super) fn evaluate(
         beside,
         shown,
         warnings,
+        starved,
     })
 }
 
@@ -236,6 +235,15 @@ pub(super) fn blocks(
             "**These runs were not sound** (the verdict is `diverges` for that reason):".into(),
         ));
         out.push(Block::List(o.warnings.clone()));
+    }
+    if !o.starved.is_empty() {
+        out.push(Block::Paragraph(format!(
+            "Stations starved in {} run(s) (the AP held packets for them and delivered \
+             none for a second or more; reported, not part of the verdict: a design may \
+             starve a station, and some experiments show exactly that):",
+            o.starved.len()
+        )));
+        out.push(Block::List(o.starved.clone()));
     }
     if let Some(notes) = &e.notes {
         let heading = if o.verdict == Verdict::Reproduced {
