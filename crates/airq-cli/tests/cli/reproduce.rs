@@ -231,3 +231,29 @@ fn the_next_steps() {
     assert!(holds(e, "Soft admission: the well-behaved VoIP call"));
     assert!(holds(e, "... traded for airtime efficiency"));
 }
+
+#[test]
+fn the_readme_verdict_table_is_the_committed_reports() {
+    // The README's table must say what docs/reproduce/report.json (written by
+    // `airq reproduce -o docs/reproduce`) says, experiment by experiment.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let report: Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("docs/reproduce/report.json")).unwrap(),
+    )
+    .unwrap();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let experiments = report["experiments"].as_array().unwrap();
+    assert_eq!(experiments.len(), 18, "every experiment is in the report");
+    for e in experiments {
+        let verdict = match e["verdict"].as_str().unwrap() {
+            "same_shape_different_magnitude" => "same shape, different magnitude",
+            other => other,
+        };
+        let row = format!(
+            "| {} | {} | {verdict} |",
+            e["experiment"],
+            e["title"].as_str().unwrap()
+        );
+        assert!(readme.contains(&row), "README lacks `{row}`");
+    }
+}
