@@ -10,7 +10,6 @@ use crate::results::{
     FORMAT_VERSION, PING_REPLY_DUE_S,
 };
 use crate::scenario::Scenario;
-use airq::StationId;
 use airq_sim::apps::traffic::{App, Direction, FlowSpec};
 use airq_sim::mac::link::StationLink;
 use airq_sim::mac::rate_control::RateControlConfig;
@@ -47,16 +46,18 @@ pub fn collect(
 ) -> ResultsFile {
     let ap = &input.ap;
     let shares = metrics.airtime_shares();
+    let by_station = metrics.flows_by_station(scenario.stations.len());
     let stations = scenario
         .stations
         .iter()
         .zip(&metrics.stations)
+        .zip(&by_station)
         .enumerate()
-        .map(|(i, (station, m))| {
-            let id = StationId(i as u32);
-            let mut summary = station_summary(station, m, metrics.goodput_mbps(id), shares[i]);
-            summary.ping_rtt_ms = ping_percentiles(metrics, id);
-            summary.ping_loss = ping_loss(input, metrics, id);
+        .map(|(i, ((station, m), flows))| {
+            let goodput = metrics.flows_goodput_mbps(flows);
+            let mut summary = station_summary(station, m, goodput, shares[i]);
+            summary.ping_rtt_ms = ping_percentiles(metrics, flows);
+            summary.ping_loss = ping_loss(input, metrics, flows);
             // A cause only the time-based retry limit produces, listed when it is on:
             // results of runs without it stay as they were.
             if ap.retry_time.is_none() {
@@ -175,6 +176,7 @@ pub fn collect(
         },
         admission: None,
         aggregation: None,
+        flow_index: Default::default(),
     }
 }
 
@@ -182,13 +184,12 @@ fn ms(d: airq::Duration) -> f64 {
     d.as_nanos() as f64 / 1e6
 }
 
-/// Percentiles of the RTTs of every ping flow to `station`; `None` without replies.
-fn ping_percentiles(metrics: &Metrics, station: StationId) -> Option<Percentiles> {
-    let rtts: Vec<f64> = metrics
-        .flows
+/// Percentiles of the RTTs of every ping flow among a station's `flows`; `None`
+/// without replies.
+fn ping_percentiles(metrics: &Metrics, flows: &[usize]) -> Option<Percentiles> {
+    let rtts: Vec<f64> = flows
         .iter()
-        .filter(|f| f.station == station)
-        .flat_map(|f| f.rtt.iter().map(|s| ms(s.rtt)))
+        .flat_map(|&f| metrics.flows[f].rtt.iter().map(|s| ms(s.rtt)))
         .collect();
     let p = Distribution::new(rtts).ok()?.percentiles()?;
     Some(Percentiles {
@@ -207,16 +208,12 @@ fn echo_count(spec: &FlowSpec, m: &FlowMetrics, metrics: &Metrics) -> Option<Ech
     matches!(spec.app, App::Ping { .. }).then(|| m.echo_count(metrics.end(), PING_REPLY_DUE))
 }
 
-/// The fraction of the requests of every ping flow to `station` never answered, of those
+/// The fraction of the requests of the ping flows among a station's `flows` never answered, of those
 /// whose reply was due; `None` without ping flows or requests due.
-fn ping_loss(input: &SimInputs, metrics: &Metrics, station: StationId) -> Option<f64> {
-    let (sent, lost) = input
-        .bss
-        .flows
+fn ping_loss(input: &SimInputs, metrics: &Metrics, flows: &[usize]) -> Option<f64> {
+    let (sent, lost) = flows
         .iter()
-        .zip(&metrics.flows)
-        .filter(|(_, m)| m.station == station)
-        .filter_map(|(spec, m)| echo_count(spec, m, metrics))
+        .filter_map(|&f| echo_count(&input.bss.flows[f], &metrics.flows[f], metrics))
         .fold((0, 0), |(s, l), e| (s + e.sent, l + e.lost));
     (sent > 0).then(|| lost as f64 / sent as f64)
 }
@@ -336,7 +333,7 @@ mod tests {
         };
         let flow = |station, rx_bytes| FlowMetrics {
             rx_bytes,
-            ..FlowMetrics::new(StationId(station))
+            ..FlowMetrics::new(airq::StationId(station))
         };
         let metrics = Metrics {
             stations: vec![a, b],

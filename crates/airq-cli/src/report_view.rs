@@ -271,8 +271,10 @@ impl PerStep {
         let s = &r.series;
         let station = &r.stations[i];
         let flows = |dir: &'static str| {
-            (0..r.flows.len())
-                .filter(move |&f| r.flows[f].station == station.name && r.flows[f].direction == dir)
+            r.flow_indices(&station.name)
+                .iter()
+                .copied()
+                .filter(move |&f| r.flows[f].direction == dir)
         };
         if s.flow_rx_bytes.is_empty() {
             let total = self.mbps(s.rx_bytes.iter().map(|row| row[i]));
@@ -316,9 +318,7 @@ fn split(values: &[f64], a: f64, b: f64) -> (Vec<f64>, Vec<f64>) {
 /// Every ping reply of the station's flows, `(t_s, rtt_ms)` in time order.
 fn ping_samples(r: &ResultsFile, station: &str) -> Vec<(f64, f64)> {
     let mut samples: Vec<(f64, f64)> = r
-        .flows
-        .iter()
-        .filter(|f| f.station == station)
+        .station_flows(station)
         .flat_map(|f| f.rtt_ms.iter().map(|&[t, ms]| (t, ms)))
         .collect();
     samples.sort_by(|a, b| a.0.total_cmp(&b.0));

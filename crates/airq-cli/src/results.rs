@@ -62,6 +62,48 @@ pub struct ResultsFile {
     /// none (and in files written before it was recorded).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub starvation: Vec<StarvationSummary>,
+    /// Each station's flows (not in the file: built on first use).
+    #[serde(skip)]
+    pub flow_index: FlowIndex,
+}
+
+/// The flows of each station of a [`ResultsFile`], by index in flow order, built once
+/// on first use: the tables and plots ask for a station's flows once per station, and
+/// scanning every flow each time made them quadratic (minutes at 65,535 stations).
+#[derive(Default)]
+pub struct FlowIndex(std::sync::OnceLock<std::collections::HashMap<String, Vec<usize>>>);
+
+impl FlowIndex {
+    fn of(&self, flows: &[FlowSummary], station: &str) -> &[usize] {
+        let index = self.0.get_or_init(|| {
+            let mut index: std::collections::HashMap<String, Vec<usize>> = Default::default();
+            for (i, f) in flows.iter().enumerate() {
+                index.entry(f.station.clone()).or_default().push(i);
+            }
+            index
+        });
+        index.get(station).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// A copy starts without its index (it is rebuilt on first use).
+impl Clone for FlowIndex {
+    fn clone(&self) -> FlowIndex {
+        FlowIndex::default()
+    }
+}
+
+/// The index is derived from the flows: it never makes two results files differ.
+impl PartialEq for FlowIndex {
+    fn eq(&self, _: &FlowIndex) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for FlowIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FlowIndex")
+    }
 }
 
 /// One episode of starvation: from `since_s` the AP held packets for `station` and it
@@ -619,12 +661,20 @@ impl ResultsFile {
             .reduce(f64::max)
     }
 
+    /// The flows of station `station`, in flow order.
+    pub fn station_flows<'a>(&'a self, station: &str) -> impl Iterator<Item = &'a FlowSummary> {
+        self.flow_indices(station).iter().map(|&i| &self.flows[i])
+    }
+
+    /// The indices in `flows` of the flows of station `station`, in flow order.
+    pub fn flow_indices(&self, station: &str) -> &[usize] {
+        self.flow_index.of(&self.flows, station)
+    }
+
     /// The ping figures of every ping flow of `station` together; `None` without ping.
     pub fn station_ping(&self, station: &str) -> Option<PingStats> {
         let flows: Vec<&FlowSummary> = self
-            .flows
-            .iter()
-            .filter(|f| f.station == station)
+            .station_flows(station)
             .filter(|f| f.pings_sent.is_some() || !f.rtt_ms.is_empty())
             .collect();
         let rtts = flows.iter().flat_map(|f| f.rtt_ms.iter().map(|s| s[1]));

@@ -131,6 +131,7 @@ fn results(config: &str) -> ResultsFile {
         admission: None,
         aggregation: None,
         starvation: Vec::new(),
+        flow_index: Default::default(),
     }
 }
 
@@ -413,4 +414,24 @@ fn a_comparison_says_its_seed_duration_and_shared_overrides() {
     );
     let c = comparison([(p2.as_path(), &aql)], false).unwrap();
     assert_eq!(c.caption, "seed 2 · 1.25 s simulated");
+}
+
+#[test]
+fn a_stations_flows_come_from_the_index_in_flow_order() {
+    // The index gives what a scan of every flow gives, and never makes two results
+    // files differ: a copy starts without it, and equality ignores it.
+    let r = results("airtime");
+    for s in &r.stations {
+        let scanned: Vec<usize> = (0..r.flows.len())
+            .filter(|&i| r.flows[i].station == s.name)
+            .collect();
+        assert_eq!(r.flow_indices(&s.name), scanned.as_slice(), "{}", s.name);
+    }
+    assert!(r.flow_indices("no such station").is_empty());
+    let copy = r.clone();
+    assert_eq!(copy, r);
+    assert_eq!(
+        copy.flow_indices(&r.stations[0].name),
+        r.flow_indices(&r.stations[0].name)
+    );
 }

@@ -195,7 +195,7 @@ pub(super) fn compare_blocks(runs: &[ResultsFile]) -> Vec<(String, Vec<Row>)> {
     };
     let labels = flow_labels(&first.flows);
     let several_pings = first.stations.iter().any(|s| {
-        let pings = first.flows.iter().filter(|f| f.station == s.name);
+        let pings = first.station_flows(&s.name);
         pings.filter(|f| Kind::of(f) == Kind::Ping).count() > 1
     });
     type Cell = fn(&FlowSummary) -> String;

@@ -311,6 +311,26 @@ impl Metrics {
         self.mbps(bytes)
     }
 
+    /// The flows of each of `stations` stations, by index, in flow order: one pass, so
+    /// that summaries per station need not scan every flow for every station.
+    pub fn flows_by_station(&self, stations: usize) -> Vec<Vec<usize>> {
+        let mut by_station = vec![Vec::new(); stations];
+        for (i, f) in self.flows.iter().enumerate() {
+            if let Some(list) = by_station.get_mut(f.station.0 as usize) {
+                list.push(i);
+            }
+        }
+        by_station
+    }
+
+    /// Goodput of the flows `flows` together in Mbit/s ([`goodput_mbps`] of a station
+    /// is that of its flows).
+    ///
+    /// [`goodput_mbps`]: Self::goodput_mbps
+    pub fn flows_goodput_mbps(&self, flows: &[usize]) -> f64 {
+        self.mbps(flows.iter().map(|&f| self.flows[f].rx_bytes).sum())
+    }
+
     /// Goodput of flow `flow` in Mbit/s.
     pub fn flow_goodput_mbps(&self, flow: usize) -> f64 {
         self.mbps(self.flows[flow].rx_bytes)
