@@ -271,6 +271,9 @@ impl Softmac {
         }
         loop {
             if !self.any_ac && self.head_busy(mac_tx, ac, now) {
+                if matches!(mac_tx.mac, MacLayer::Legacy(_)) {
+                    self.head_to_tail(mac_tx, ac, now);
+                }
                 break;
             }
             let MacTx { sched, gate, .. } = mac_tx;
@@ -316,12 +319,12 @@ impl Softmac {
     /// this too). The walk passes them all whenever some PPDU still fits, e.g. a
     /// non-aggregated frame of an 802.11b station below `ATH_NON_AGGR_MIN_QDEPTH`.
     ///
-    /// Only over FQ-MAC (mac80211's TXQs, which ath9k took up in 4.11): the legacy MAC
-    /// stands for the ath9k before them, whose round also ended at the first TID without
-    /// room but moved that TID to the tail (`ath_tx_queue_tid`); that is not modelled,
-    /// and the legacy MAC keeps the walk.
+    /// The legacy MAC stands for the ath9k before mac80211's TXQs (Linux <= 4.10), whose
+    /// round also ended at the first TID without room (`*stop = true` in
+    /// `ath_tx_sched_aggr`) but had taken that TID off the list first and put it back at
+    /// the tail (`ath_tx_queue_tid`), its station's AC too: [`Softmac::head_to_tail`].
     fn head_busy(&self, mac_tx: &MacTx, ac: Ac, now: Instant) -> bool {
-        if mac_tx.sched.params().fairness || !matches!(mac_tx.mac, MacLayer::FqMac(_)) {
+        if mac_tx.sched.params().fairness {
             return false;
         }
         let Some(txq) = mac_tx.sched.head_txq(ac) else {
@@ -330,6 +333,15 @@ impl Softmac {
         let key = mac_tx.key_of(txq);
         let has_frames = mac_tx.tid_pending(key) > 0 || mac_tx.mac.has_queue(key);
         has_frames && !self.room(ac, mac_tx.aggregates(key), now)
+    }
+
+    /// The legacy MAC's end of a round at a TID without room: the TID goes to the tail.
+    fn head_to_tail(&self, mac_tx: &mut MacTx, ac: Ac, now: Instant) {
+        let MacTx { sched, gate, .. } = mac_tx;
+        if let Some(txq) = sched.next_txq(ac, gate, now) {
+            let key = mac_tx.key_of(txq);
+            self.return_txq(mac_tx, key, now);
+        }
     }
 
     /// Hands the TXQ back, forced to stay scheduled while it holds retries.
