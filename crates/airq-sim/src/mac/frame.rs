@@ -3,6 +3,7 @@
 //! 10.12 A-MPDU operation).
 
 use crate::net::packet::{NodeId, SimPacket};
+pub use airq::phy::PsduLength;
 use airq::phy::{mac_frame, Band, Rate};
 use airq::{Ac, Duration, Instant, Tid};
 
@@ -99,70 +100,6 @@ pub fn ppdu_duration(
         psdu.push(bytes);
     }
     psdu.duration(rate, band)
-}
-
-/// The PSDU length of a PPDU being filled MPDU by MPDU, so that an aggregate can be
-/// checked against its limits as it grows. A-MPDU framing per 9.7.1: each subframe is a
-/// 4-byte delimiter and the MPDU, padded to 4 bytes unless it is the last; VHT and HE
-/// pad the last one too (APEP_LENGTH is in 4-byte units).
-#[derive(Clone, Copy, Debug)]
-pub struct PsduLength {
-    aggregate: bool,
-    /// Bytes so far, the last subframe unpadded.
-    bytes: u32,
-    /// Padding owed by the last subframe if another follows it.
-    pad: u32,
-    count: u32,
-}
-
-impl PsduLength {
-    pub fn new(aggregate: bool) -> PsduLength {
-        PsduLength {
-            aggregate,
-            bytes: 0,
-            pad: 0,
-            count: 0,
-        }
-    }
-
-    /// The length with one more MPDU of `mpdu_bytes`, without adding it.
-    pub fn with(&self, mpdu_bytes: u32) -> PsduLength {
-        let mut next = *self;
-        next.push(mpdu_bytes);
-        next
-    }
-
-    pub fn push(&mut self, mpdu_bytes: u32) {
-        debug_assert!(
-            self.aggregate || self.count == 0,
-            "one MPDU without aggregation"
-        );
-        if self.aggregate {
-            let subframe = airq::phy::MPDU_DELIMITER_BYTES + mpdu_bytes;
-            self.bytes += self.pad + subframe;
-            self.pad = subframe.next_multiple_of(4) - subframe;
-        } else {
-            self.bytes += mpdu_bytes;
-        }
-        self.count += 1;
-    }
-
-    pub fn count(&self) -> u32 {
-        self.count
-    }
-
-    /// The PSDU length (HT) or APEP_LENGTH (VHT, HE) that sets TXTIME.
-    pub fn bytes(&self, rate: &Rate) -> u32 {
-        if self.aggregate && matches!(rate, Rate::Vht(_) | Rate::He(_)) {
-            self.bytes + self.pad
-        } else {
-            self.bytes
-        }
-    }
-
-    pub fn duration(&self, rate: &Rate, band: Band) -> Duration {
-        rate.ppdu_duration(self.bytes(rate), band)
-    }
 }
 
 #[cfg(test)]

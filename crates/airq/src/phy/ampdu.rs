@@ -36,13 +36,81 @@ pub const fn ampdu_subframe_bytes(mpdu_bytes: u32, is_last: bool) -> u32 {
 
 /// The PSDU length of an A-MPDU of MPDUs of the given lengths, in order (0 for none).
 pub fn ampdu_psdu_bytes(mpdu_bytes: &[u32]) -> u32 {
-    let last = mpdu_bytes.len().saturating_sub(1);
-    mpdu_bytes
-        .iter()
-        .enumerate()
-        .fold(0u32, |total, (i, &mpdu)| {
-            total.saturating_add(ampdu_subframe_bytes(mpdu, i == last))
-        })
+    let mut psdu = PsduLength::new(true);
+    for &mpdu in mpdu_bytes {
+        psdu.push(mpdu);
+    }
+    psdu.unpadded_bytes()
+}
+
+/// The length of a PSDU being filled MPDU by MPDU, so that an aggregate can be checked
+/// against its limits as it grows (the simulator's A-MPDU builder) with the framing of
+/// [`ampdu_subframe_bytes`]. Without aggregation a PSDU is one MPDU; more pushed onto it
+/// are summed as if concatenated. Lengths saturate at `u32::MAX`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PsduLength {
+    aggregate: bool,
+    /// Bytes so far, the last subframe unpadded.
+    bytes: u32,
+    /// Padding the last subframe owes if another follows it.
+    pad: u32,
+    count: u32,
+}
+
+impl PsduLength {
+    /// An empty PSDU: an A-MPDU if `aggregate`, else a single MPDU.
+    pub const fn new(aggregate: bool) -> PsduLength {
+        PsduLength {
+            aggregate,
+            bytes: 0,
+            pad: 0,
+            count: 0,
+        }
+    }
+
+    /// The length with one more MPDU of `mpdu_bytes`, without adding it.
+    pub const fn with(&self, mpdu_bytes: u32) -> PsduLength {
+        let mut next = *self;
+        next.push(mpdu_bytes);
+        next
+    }
+
+    /// Adds an MPDU of `mpdu_bytes` (as the last subframe of an A-MPDU).
+    pub const fn push(&mut self, mpdu_bytes: u32) {
+        if self.aggregate {
+            let last = ampdu_subframe_bytes(mpdu_bytes, true);
+            self.bytes = self.bytes.saturating_add(self.pad).saturating_add(last);
+            self.pad = ampdu_subframe_bytes(mpdu_bytes, false).saturating_sub(last);
+        } else {
+            self.bytes = self.bytes.saturating_add(mpdu_bytes);
+        }
+        self.count = self.count.saturating_add(1);
+    }
+
+    /// MPDUs pushed.
+    pub const fn count(&self) -> u32 {
+        self.count
+    }
+
+    /// The PSDU length, the last subframe unpadded (HT's PSDU).
+    pub const fn unpadded_bytes(&self) -> u32 {
+        self.bytes
+    }
+
+    /// The length TXTIME is computed from at `rate`: the PSDU (HT, and any single MPDU)
+    /// or, for a VHT or HE A-MPDU, APEP_LENGTH with the last subframe padded (9.7.1).
+    pub const fn bytes(&self, rate: &Rate) -> u32 {
+        if self.aggregate && matches!(rate, Rate::Vht(_) | Rate::He(_)) {
+            self.bytes.saturating_add(self.pad)
+        } else {
+            self.bytes
+        }
+    }
+
+    /// TXTIME of the PPDU carrying this PSDU at `rate` in `band`.
+    pub fn duration(&self, rate: &Rate, band: Band) -> Duration {
+        rate.ppdu_duration(self.bytes(rate), band)
+    }
 }
 
 /// The PSDU length of an A-MPDU of `count` MPDUs of `mpdu_bytes` each (0 for none).
@@ -119,6 +187,30 @@ mod tests {
         assert_eq!(ampdu_psdu_bytes(&[101, 102, 103]), 323);
         assert_eq!(ampdu_psdu_bytes(&[1538]), 1542);
         assert_eq!(ampdu_psdu_bytes(&[]), 0);
+    }
+
+    #[test]
+    fn psdu_length_grows_as_the_list() {
+        let lens = [101u32, 1538, 4, 1001, 66];
+        let mut psdu = PsduLength::new(true);
+        for (i, &len) in lens.iter().enumerate() {
+            assert_eq!(
+                psdu.with(len).unpadded_bytes(),
+                ampdu_psdu_bytes(&lens[..=i])
+            );
+            psdu.push(len);
+        }
+        assert_eq!(psdu.count(), 5);
+        // The last subframe, 4 + 66 = 70 B, is padded to 72 B in VHT's APEP_LENGTH only.
+        let vht = Rate::vht(9, 1, ChannelWidth::Mhz80, GuardInterval::Long).unwrap();
+        assert_eq!(psdu.bytes(&vht), pad_to_4(psdu.unpadded_bytes()));
+        let mut single = PsduLength::new(false);
+        single.push(1538);
+        assert_eq!(single.bytes(&vht), 1538);
+        assert_eq!(
+            PsduLength::new(true).with(u32::MAX).unpadded_bytes(),
+            u32::MAX
+        );
     }
 
     #[test]

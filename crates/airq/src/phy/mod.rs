@@ -47,7 +47,7 @@ pub mod vht;
 
 pub use ampdu::{
     ampdu_ppdu_duration, ampdu_ppdu_duration_uniform, ampdu_psdu_bytes, ampdu_psdu_bytes_uniform,
-    ampdu_subframe_bytes, MPDU_DELIMITER_BYTES,
+    ampdu_subframe_bytes, PsduLength, MPDU_DELIMITER_BYTES,
 };
 pub use band::{Band, ChannelWidth};
 pub use dsss::{DsssDataRate, DsssPreamble, DsssRate};
