@@ -51,7 +51,8 @@ pub enum Command {
         /// `ip netns exec` commands to run your own tools in them.
         #[arg(long)]
         hold: bool,
-        /// Write the air as pcapng (not implemented yet).
+        /// Write every packet that crosses the emulated air to FILE (pcap, bare IPv4,
+        /// timestamps in the model's time from the start of the run).
         #[arg(long, value_name = "FILE")]
         pcap: Option<PathBuf>,
     },

@@ -361,6 +361,10 @@ pub struct EmulationSummary {
     pub packets_not_carried: u64,
     /// Whether the loop ran at a real-time priority (SCHED_FIFO).
     pub realtime_priority: bool,
+    /// Packets written to the capture of the air (`--pcap`): one per wireless hop,
+    /// the whole run (warm-up and the tools' last exchanges included).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pcap_frames: Option<u64>,
     /// What iperf3 reported of each TCP flow (the hosts' own TCP, whose counters the
     /// flows' `tcp` leaves out).
     pub iperf3: Vec<Iperf3Result>,
@@ -374,8 +378,23 @@ pub struct Iperf3Result {
     pub flow: usize,
     /// The receiver's goodput over the whole test (warm-up included), Mbit/s.
     pub goodput_mbps: f64,
-    /// Segments the sender retransmitted (Linux's `tcpi_total_retrans`).
+    /// Segments the sender retransmitted (Linux's `tcpi_total_retrans`); 0 for UDP.
     pub retransmits: u64,
+    /// A UDP flow's datagrams, as its receiver counted them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub udp: Option<UdpReport>,
+}
+
+/// A UDP flow as iperf3's receiver reported it (the whole test, warm-up included).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UdpReport {
+    /// Datagrams the sender sent.
+    pub packets: u64,
+    /// Of those, not received (dropped by the AP, the hosts' queues, or the air).
+    pub lost_packets: u64,
+    /// RFC 3550 interarrival jitter, ms.
+    pub jitter_ms: f64,
 }
 
 /// RTT percentiles.

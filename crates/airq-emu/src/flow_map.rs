@@ -1,21 +1,31 @@
 //! Which of the scenario's flows a real packet is counted in. Each scenario flow's tool
-//! is told where to send (an iperf3 server on port [`tcp_port`] of the flow), so the
-//! packets of flow `k` are found by that port; ICMP echoes between the server and a
-//! station are that station's ping flow. Anything else a station sends or receives (the
-//! iperf3 control connection is on the same port, so it is counted with its test;
-//! tools a user runs under `--hold`) is counted in an extra flow per station, added
-//! after the scenario's, which the results' flow table leaves out.
+//! is told where to send (an iperf3 or irtt server on port [`tcp_port`] of the flow,
+//! TCP or UDP), so the packets of flow `k` are found by that port; a ping flow's `ping`
+//! is given the ICMP echo identifier [`ping_id`] of the flow (`ping -e`), so its
+//! requests and replies are found by that, whoever sends them (the server, a station,
+//! or a station pinging another). An echo with another identifier between the server
+//! and a station counts in that station's first ping from the server. Anything else a
+//! station sends or receives (the iperf3 control connection is on the same port, so it
+//! is counted with its test; tools a user runs under `--hold`) is counted in an extra
+//! flow per station, added after the scenario's, which the results' flow table leaves
+//! out.
 
 use airq::StationId;
-use airq_sim::apps::traffic::{App, FlowSpec};
+use airq_sim::apps::traffic::{App, Direction, FlowSpec};
 use airq_sim::bss::Host;
-use airq_sim::net::flow_hash::{PROTO_ICMP, PROTO_TCP};
+use airq_sim::net::flow_hash::{PROTO_ICMP, PROTO_TCP, PROTO_UDP};
 use airq_sim::net::packet::FlowIndex;
 use airq_sim::net::real_packet::Ipv4Fields;
 
 /// The iperf3 server port of the scenario's flow `k`.
 pub fn tcp_port(k: usize) -> u16 {
     5201 + k as u16
+}
+
+/// The ICMP echo identifier of the scenario's ping flow `k`: the first 16,384 kept for
+/// other pings (`ping` picks a random one).
+pub fn ping_id(k: usize) -> u16 {
+    0x4000u16.wrapping_add(k as u16)
 }
 
 /// The classification of real packets into flows.
@@ -46,6 +56,27 @@ impl FlowMap {
         )
     }
 
+    /// The leg of the call whose irtt runs on flow `k`'s port (one irtt measures both
+    /// legs) that a packet from `from` belongs to: the uplink leg of the same station
+    /// and marking for a packet a station sends. `k` itself for any other flow.
+    fn call_leg(&self, k: usize, from: Host) -> usize {
+        let f = &self.flows[k];
+        let direction = match from {
+            Host::Station(_) => Direction::Uplink,
+            Host::Server => Direction::Downlink,
+        };
+        if !matches!(f.app, App::Voip { .. }) || f.direction == direction {
+            return k;
+        }
+        (0..self.flows.len())
+            .find(|&j| {
+                let g = &self.flows[j];
+                matches!(g.app, App::Voip { .. })
+                    && (g.station, g.direction, g.dscp) == (f.station, direction, f.dscp)
+            })
+            .unwrap_or(k)
+    }
+
     /// The flow of a packet from `from` to `to`, and the payload bytes it counts for
     /// (none for an ICMP echo, as the simulator counts none for its pings).
     pub fn classify(&self, from: Host, to: Host, f: &Ipv4Fields) -> (FlowIndex, u32) {
@@ -57,16 +88,37 @@ impl FlowMap {
         let of_station = |k: &usize| self.flows[*k].station == station;
         match f.tuple.protocol {
             PROTO_ICMP => {
-                let ping = (0..self.flows.len()).filter(of_station).find(|&k| {
-                    matches!(self.flows[k].app, App::Ping { .. }) && self.flows[k].peer().is_none()
+                // The echo identifier is in both "ports" (`parse_ipv4`).
+                let id = f.tuple.src_port;
+                let by_id = (0..self.flows.len())
+                    .find(|&k| matches!(self.flows[k].app, App::Ping { .. }) && ping_id(k) == id);
+                let between = |k: &usize| {
+                    let f = &self.flows[*k];
+                    let ends = [
+                        Host::Station(f.station),
+                        f.peer().map_or(Host::Server, Host::Station),
+                    ];
+                    ends.contains(&from) && ends.contains(&to)
+                };
+                let with_server = from == Host::Server || to == Host::Server;
+                let ping = by_id.filter(between).or_else(|| {
+                    (0..self.flows.len())
+                        .filter(of_station)
+                        .filter(|_| with_server)
+                        .find(|&k| {
+                            matches!(self.flows[k].app, App::Ping { .. })
+                                && self.flows[k].peer().is_none()
+                                && self.flows[k].direction == Direction::Downlink
+                        })
                 });
                 (ping.map_or(rest, |k| FlowIndex(k as u32)), 0)
             }
-            PROTO_TCP => {
+            PROTO_TCP | PROTO_UDP => {
                 let flow = (0..self.flows.len()).filter(of_station).find(|&k| {
                     let port = tcp_port(k);
                     f.tuple.src_port == port || f.tuple.dst_port == port
                 });
+                let flow = flow.map(|k| self.call_leg(k, from));
                 (flow.map_or(rest, |k| FlowIndex(k as u32)), f.payload_bytes)
             }
             _ => (rest, f.payload_bytes),
@@ -77,7 +129,6 @@ impl FlowMap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use airq_sim::apps::traffic::Direction;
     use airq_sim::net::dscp::Dscp;
     use airq_sim::net::flow_hash::FiveTuple;
 
@@ -127,14 +178,74 @@ mod tests {
                 .0,
             FlowIndex(2)
         );
-        // Another port, or UDP: the station's extra flow (3 + 1).
+        // UDP on the flow's port is the flow's (iperf3 -u, irtt).
+        assert_eq!(
+            map.classify(sta, srv, &fields(PROTO_UDP, 40000, tcp_port(2))),
+            (FlowIndex(2), 1448)
+        );
+        // Another port: the station's extra flow (3 + 1).
         assert_eq!(
             map.classify(srv, sta, &fields(PROTO_TCP, 80, 40000)).0,
             FlowIndex(4)
         );
         assert_eq!(
-            map.classify(srv, sta, &fields(17, 53, 40000)).0,
+            map.classify(srv, sta, &fields(PROTO_UDP, 53, 40000)).0,
             FlowIndex(4)
         );
+    }
+
+    /// One irtt carries a call's two legs on the downlink leg's port: the requests a
+    /// station sends count in the uplink leg, the server's replies in the downlink's.
+    #[test]
+    fn a_calls_packets_go_to_the_leg_of_their_direction() {
+        let s0 = StationId(0);
+        let flows = vec![
+            FlowSpec::voip(s0, Direction::Downlink),
+            FlowSpec::voip(s0, Direction::Uplink),
+        ];
+        let (map, _) = FlowMap::new(&flows, 1);
+        let (srv, sta) = (Host::Server, Host::Station(s0));
+        let port = tcp_port(0);
+        assert_eq!(
+            map.classify(srv, sta, &fields(PROTO_UDP, port, 40000)).0,
+            FlowIndex(0)
+        );
+        assert_eq!(
+            map.classify(sta, srv, &fields(PROTO_UDP, 40000, port)).0,
+            FlowIndex(1)
+        );
+    }
+
+    /// Pings are told apart by their echo identifier, whoever sends them: the server's
+    /// to a station, a station's to the server, a station's to another; an echo with
+    /// an identifier of none of them between the server and a station is that
+    /// station's ping from the server.
+    #[test]
+    fn pings_are_found_by_their_echo_identifier() {
+        let (s0, s1) = (StationId(0), StationId(1));
+        let ms = airq::Duration::from_millis(200);
+        let mut up = FlowSpec::ping(s0, ms);
+        up.direction = Direction::Uplink;
+        let flows = vec![
+            FlowSpec::ping(s0, ms),
+            up,
+            FlowSpec::station_ping(s0, s1, ms),
+            FlowSpec::station_ping(s1, s0, ms),
+        ];
+        let (map, _) = FlowMap::new(&flows, 2);
+        let (srv, h0, h1) = (Host::Server, Host::Station(s0), Host::Station(s1));
+        let icmp = |k: usize| fields(PROTO_ICMP, ping_id(k), ping_id(k));
+        assert_eq!(map.classify(srv, h0, &icmp(0)).0, FlowIndex(0));
+        assert_eq!(map.classify(h0, srv, &icmp(0)).0, FlowIndex(0));
+        assert_eq!(map.classify(h0, srv, &icmp(1)).0, FlowIndex(1));
+        assert_eq!(map.classify(srv, h0, &icmp(1)).0, FlowIndex(1));
+        assert_eq!(map.classify(h0, h1, &icmp(2)).0, FlowIndex(2));
+        assert_eq!(map.classify(h1, h0, &icmp(2)).0, FlowIndex(2));
+        assert_eq!(map.classify(h1, h0, &icmp(3)).0, FlowIndex(3));
+        let other = fields(PROTO_ICMP, 7, 7);
+        assert_eq!(map.classify(h0, srv, &other).0, FlowIndex(0));
+        // Between stations, or to a station without a ping from the server: extra.
+        assert_eq!(map.classify(h0, h1, &other).0, FlowIndex(4));
+        assert_eq!(map.classify(srv, h1, &other).0, FlowIndex(5));
     }
 }

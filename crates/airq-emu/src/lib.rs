@@ -9,7 +9,9 @@
 //!
 //! Linux only; needs root (network namespaces, /dev/net/tun) and iproute2's `ip`.
 
+pub mod air_capture;
 pub mod flow_map;
+pub mod irtt;
 pub mod lateness;
 pub mod netns;
 pub mod network;

@@ -6,12 +6,13 @@
 //! with a nanosecond timeout and the thread's timer slack at 1 ns (`PR_SET_TIMERSLACK`,
 //! prctl(2)), as the kernel's default 50 µs slack would be lateness of its own.
 
+use crate::air_capture::AirCapture;
 use crate::flow_map::FlowMap;
 use crate::lateness::Lateness;
 use crate::network::host_of;
 use crate::tun::{Tun, READ_BUFFER_BYTES};
 use airq::{Instant, StationId};
-use airq_sim::bss::{Delivered, Host, Simulation};
+use airq_sim::bss::{AirFrame, Delivered, Host, Simulation};
 use airq_sim::metrics::Metrics;
 use airq_sim::net::real_packet::parse_ipv4;
 use std::io;
@@ -89,7 +90,8 @@ pub struct Span {
 }
 
 /// Runs `sim` against the real clock `clock` with the hosts of `tuns` (the server's,
-/// then each station's), until `span.until` or until `stop` is set (or a signal).
+/// then each station's), until `span.until` or until `stop` is set (or a signal),
+/// writing every wireless hop to `capture` if there is one.
 pub fn run(
     sim: &mut Simulation,
     tuns: &[Tun],
@@ -97,8 +99,13 @@ pub fn run(
     clock: Clock,
     span: Span,
     stop: &AtomicBool,
+    mut capture: Option<&mut AirCapture>,
 ) -> io::Result<LoopReport> {
     let until = span.until;
+    if capture.is_some() {
+        sim.record_air();
+    }
+    let mut air: Vec<AirFrame> = Vec::new();
     tight_timer_slack();
     let realtime_priority = realtime_priority();
     let stations = tuns.len() - 1;
@@ -135,6 +142,7 @@ pub fn run(
             report.lateness.record(t.as_nanos(), late);
         }
         deliver(sim, tuns, &clock, &mut delivered, &mut report);
+        capture_air(sim, capture.as_deref_mut(), &mut air)?;
         // What the hosts sent.
         let mut read_any = false;
         for (i, tun) in tuns.iter().enumerate() {
@@ -198,7 +206,22 @@ pub fn run(
     }
     sim.run_until(clock.now().min(until).max(sim.now()));
     deliver(sim, tuns, &clock, &mut delivered, &mut report);
+    capture_air(sim, capture, &mut air)?;
     Ok(report)
+}
+
+/// Writes the wireless hops that ended since the last call to `capture`.
+fn capture_air(
+    sim: &mut Simulation,
+    capture: Option<&mut AirCapture>,
+    air: &mut Vec<AirFrame>,
+) -> io::Result<()> {
+    if let Some(c) = capture {
+        sim.take_air(air);
+        c.write(air)?;
+        air.clear();
+    }
+    Ok(())
 }
 
 /// Writes what the model delivered to the hosts' devices.
@@ -227,13 +250,15 @@ fn deliver(
 /// Runs the loop over `network`'s devices in a thread of its own while `tools` runs in
 /// this one (it gets the network, to start the hosts' programs and run them), until
 /// `span.until` or until `tools` returns, whichever is first — or, with `hold_to_end`,
-/// until `span.until` or a signal whatever `tools` did.
+/// until `span.until` or a signal whatever `tools` did. The air goes to `capture` if
+/// there is one.
 pub fn run_beside<R: Send>(
     sim: &mut Simulation,
     network: &mut crate::network::Network,
     flows: &FlowMap,
     span: Span,
     hold_to_end: bool,
+    capture: Option<&mut AirCapture>,
     tools: impl FnOnce(&mut crate::network::Network, Clock) -> R + Send,
 ) -> io::Result<(LoopReport, R)> {
     let stop = AtomicBool::new(false);
@@ -246,7 +271,7 @@ pub fn run_beside<R: Send>(
         .map(Tun::try_clone)
         .collect::<io::Result<_>>()?;
     std::thread::scope(|scope| {
-        let looping = scope.spawn(|| run(sim, &tuns, flows, clock, span, &stop));
+        let looping = scope.spawn(|| run(sim, &tuns, flows, clock, span, &stop, capture));
         let r = tools(network, clock);
         if !hold_to_end {
             stop.store(true, Ordering::Relaxed);

@@ -206,7 +206,7 @@ fn a_ping_through_an_idle_bss_takes_the_models_rtt() {
         measure_until: until,
         until,
     };
-    let (report, out) = run_beside(&mut sim, &mut net, &map, span, false, |net, _| {
+    let (report, out) = run_beside(&mut sim, &mut net, &map, span, false, None, |net, _| {
         let to = address_of(Host::Station(StationId(0)));
         net.command(Host::Server, "ping", &["-n", "-c", "20", "-i", "0.1", &to])
             .output()

@@ -12,18 +12,23 @@ use crate::cli::RunArgs;
 use crate::collect::{collect, RunInfo};
 use crate::error::CliError;
 use crate::outputs;
-use crate::results::{self, EmulationSummary, Iperf3Result};
+use crate::results::{self, EmulationSummary, Iperf3Result, UdpReport};
 use crate::run_set;
 use crate::scenario::{self, ap::check_preset, variant, Variant};
 use crate::table;
 use airq::{Duration, Instant, StationId};
-use airq_emu::flow_map::{tcp_port, FlowMap};
+use airq_emu::air_capture::AirCapture;
+use airq_emu::flow_map::{ping_id, tcp_port, FlowMap};
+use airq_emu::irtt;
 use airq_emu::lateness::{Lateness, TOO_LATE_NS};
 use airq_emu::network::{address_of, Network};
 use airq_emu::realtime::{run_beside, Clock, LoopReport, Span};
-use airq_sim::apps::traffic::{App, Direction, FlowSpec};
+use airq_sim::apps::traffic::{
+    App, Direction, FlowSpec, Load, G711_FRAME_BYTES, G711_INTERVAL, RTP_HEADER_BYTES,
+    UDP_IP_HEADER_BYTES,
+};
 use airq_sim::bss::{Host, Simulation};
-use airq_sim::metrics::{Metrics, RttSample};
+use airq_sim::metrics::{Metrics, RttSample, VoipSummary};
 use airq_sim::transport::tcp::CongestionControl;
 use std::path::Path;
 use std::process::Stdio;
@@ -42,7 +47,7 @@ pub struct EmulateOptions<'a> {
     pub variant: Option<&'a str>,
     /// `--hold`: keep the hosts up after the tests, until a signal.
     pub hold: bool,
-    /// `--pcap`: not implemented yet.
+    /// `--pcap`: the capture of the air.
     pub pcap: Option<&'a Path>,
 }
 
@@ -52,6 +57,12 @@ struct Tool {
     spec: FlowSpec,
     /// When it was started, on the loop's clock.
     started: Instant,
+    /// The wall-clock time (Unix ns) of the loop's clock's zero, for irtt's times.
+    wall_zero_ns: u64,
+    /// A call's uplink leg, which this (its downlink leg's) irtt measures too.
+    pair: Option<usize>,
+    /// Where irtt writes its JSON.
+    json: std::path::PathBuf,
 }
 
 /// `airq emulate`.
@@ -60,11 +71,6 @@ pub fn emulate(
     options: &EmulateOptions,
     verbosity: Verbosity,
 ) -> Result<(), CliError> {
-    if options.pcap.is_some() {
-        return Err(CliError::new(
-            "--pcap: not implemented yet under emulation (issue 17)",
-        ));
-    }
     if args.seeds.is_some_and(|n| n > 1) {
         return Err(CliError::new(
             "--seeds: an emulated run is one real run; run it again for repetitions",
@@ -96,6 +102,8 @@ pub fn emulate(
             ))
         })?;
     }
+    let pairs = voip_pairs(flows)
+        .map_err(|why| CliError::new(format!("{}: cannot be emulated: {why}", scenario.path)))?;
     check_environment(flows)?;
     outputs::check_folder(&args.output)?;
     let label = format!("{}-emulated", spec.label);
@@ -126,6 +134,18 @@ pub fn emulate(
     bss.flows = all_flows;
     let mut sim = Simulation::external(bss, &input.ap)
         .map_err(|e| CliError::new(format!("{}: as {}: {e}", scenario.path, spec.label)))?;
+    let mut capture = match options.pcap {
+        Some(file) => Some(
+            AirCapture::create(file)
+                .map_err(|e| CliError::new(format!("--pcap: cannot create {e}")))?,
+        ),
+        None => None,
+    };
+    // irtt's output files; removed with it.
+    let scratch = tempfile::Builder::new()
+        .prefix("airq-emulate-")
+        .tempdir()
+        .map_err(|e| CliError::new(format!("cannot make a scratch folder: {e}")))?;
     airq_emu::signals::install();
     let mut net = Network::create(stations)
         .map_err(|e| CliError::new(format!("cannot set up the emulated hosts: {e}")))?;
@@ -149,11 +169,19 @@ pub fn emulate(
         &map,
         span,
         options.hold,
-        |net, clock| run_tools(net, clock, flows, end),
+        capture.as_mut(),
+        |net, clock| run_tools(net, clock, flows, end, &pairs, scratch.path()),
     )
     .map_err(|e| CliError::new(format!("the real-time loop failed: {e}")))?;
     let tools = tools?;
     drop(net);
+    let pcap_frames = match capture {
+        Some(c) => Some(
+            c.finish()
+                .map_err(|e| CliError::new(format!("--pcap: cannot write the capture: {e}")))?,
+        ),
+        None => None,
+    };
     if airq_emu::signals::stop_requested() && report.measured.is_none() {
         return Err(CliError::new(
             "interrupted before the end of the run: nothing written (the namespaces are removed)",
@@ -184,7 +212,7 @@ pub fn emulate(
         sample.flow_tcp.truncate(flows.len());
     }
     let mut r = collect(scenario, input, &measured, info);
-    r.metadata.emulation = Some(summary(&report, iperf3));
+    r.metadata.emulation = Some(summary(&report, iperf3, pcap_frames));
     results::save(&r, &path)?;
     let warnings = lateness_warnings(&report);
     for w in super::warnings(&r).into_iter().chain(warnings) {
@@ -201,15 +229,55 @@ pub fn emulate(
 /// Why flow `f` cannot be emulated, if it cannot.
 fn supported(f: &FlowSpec) -> Result<(), &'static str> {
     match f.app {
-        App::Ping { .. } if f.peer().is_some() => {
-            Err("pings between stations are not emulated yet")
-        }
-        App::Ping { .. } if f.direction == Direction::Uplink => {
-            Err("pings from a station are not emulated yet")
-        }
-        App::Ping { .. } => Ok(()),
-        App::Tcp { .. } => Ok(()),
-        _ => Err("only ping and TCP bulk transfers (iperf3) are emulated so far"),
+        App::Ping { .. } | App::Tcp { .. } | App::Voip { .. } => Ok(()),
+        App::Udp {
+            load: Load::Cbr { .. },
+            ..
+        } => Ok(()),
+        App::Udp {
+            load: Load::Saturated { .. },
+            ..
+        } => Err(
+            "a saturated UDP flow (udp_flood) has no rate to give iperf3: use \
+             `udp_cbr` with `rate_mbps`",
+        ),
+        App::Http { .. } => Err("web page loads (http) are not emulated yet"),
+    }
+}
+
+/// The two legs of each call, (downlink, uplink) flow indices: one irtt measures both.
+/// A leg without its other half cannot be emulated.
+fn voip_pairs(flows: &[FlowSpec]) -> Result<Vec<(usize, usize)>, String> {
+    let is_voip = |k: usize, d: Direction| {
+        matches!(flows[k].app, App::Voip { .. }) && flows[k].direction == d
+    };
+    let mut pairs = Vec::new();
+    let mut taken = vec![false; flows.len()];
+    for down in (0..flows.len()).filter(|&k| is_voip(k, Direction::Downlink)) {
+        let f = &flows[down];
+        let up = (0..flows.len()).find(|&k| {
+            !taken[k]
+                && is_voip(k, Direction::Uplink)
+                && flows[k].station == f.station
+                && (flows[k].dscp, flows[k].start, flows[k].stop) == (f.dscp, f.start, f.stop)
+                && flows[k].app == f.app
+        });
+        let Some(up) = up else {
+            return Err(format!(
+                "VoIP flow {down} has no uplink leg like it: irtt measures a call's two legs \
+                 together"
+            ));
+        };
+        taken[up] = true;
+        taken[down] = true;
+        pairs.push((down, up));
+    }
+    match (0..flows.len()).find(|&k| matches!(flows[k].app, App::Voip { .. }) && !taken[k]) {
+        Some(k) => Err(format!(
+            "VoIP flow {k} has no downlink leg like it: irtt measures a call's two legs \
+             together"
+        )),
+        None => Ok(pairs),
     }
 }
 
@@ -224,8 +292,14 @@ fn check_environment(flows: &[FlowSpec]) -> Result<(), CliError> {
     if flows.iter().any(|f| matches!(f.app, App::Ping { .. })) {
         needed.push(("ping", "iputils-ping"));
     }
-    if flows.iter().any(|f| matches!(f.app, App::Tcp { .. })) {
+    if flows
+        .iter()
+        .any(|f| matches!(f.app, App::Tcp { .. } | App::Udp { .. }))
+    {
         needed.push(("iperf3", "iperf3"));
+    }
+    if flows.iter().any(|f| matches!(f.app, App::Voip { .. })) {
+        needed.push(("irtt", "irtt"));
     }
     for (program, package) in needed {
         let found = std::process::Command::new(program)
@@ -310,33 +384,42 @@ fn set_tcp_defaults(net: &Network, flows: &[FlowSpec]) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Waits until every TCP flow's iperf3 server listens (`ss -Hltn` in the server's
-/// namespace), for 10 s at most: a client started before would be refused.
-fn wait_listening(net: &Network, flows: &[FlowSpec]) -> Result<(), CliError> {
-    let ports: Vec<String> = (0..flows.len())
-        .filter(|&k| matches!(flows[k].app, App::Tcp { .. }))
-        .map(|k| format!(":{}", tcp_port(k)))
+/// Waits until every flow's server listens (`ss -Hl` in the server's namespace, TCP
+/// for iperf3, UDP for irtt), for 10 s at most: a client started before would be
+/// refused.
+fn wait_listening(
+    net: &Network,
+    flows: &[FlowSpec],
+    pairs: &[(usize, usize)],
+) -> Result<(), CliError> {
+    let port = |k: usize| format!(":{}", tcp_port(k));
+    let tcp: Vec<String> = (0..flows.len())
+        .filter(|&k| matches!(flows[k].app, App::Tcp { .. } | App::Udp { .. }))
+        .map(port)
         .collect();
+    let udp: Vec<String> = pairs.iter().map(|&(down, _)| port(down)).collect();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     loop {
-        let out = net
-            .command(Host::Server, "ss", &["-Hltn"])
-            .output()
-            .map_err(|e| CliError::new(format!("cannot run ss (iproute2): {e}")))?;
-        let text = String::from_utf8_lossy(&out.stdout);
-        let listening = |port: &String| {
-            text.lines().any(|l| {
-                l.split_whitespace()
-                    .nth(3)
-                    .is_some_and(|a| a.ends_with(port.as_str()))
-            })
+        let listening = |flag: &str, ports: &[String]| -> Result<bool, CliError> {
+            let out = net
+                .command(Host::Server, "ss", &[flag])
+                .output()
+                .map_err(|e| CliError::new(format!("cannot run ss (iproute2): {e}")))?;
+            let text = String::from_utf8_lossy(&out.stdout);
+            Ok(ports.iter().all(|port| {
+                text.lines().any(|l| {
+                    l.split_whitespace()
+                        .nth(3)
+                        .is_some_and(|a| a.ends_with(port.as_str()))
+                })
+            }))
         };
-        if ports.iter().all(listening) {
+        if listening("-Hltn", &tcp)? && listening("-Hlun", &udp)? {
             return Ok(());
         }
         if std::time::Instant::now() > deadline || airq_emu::signals::stop_requested() {
             return Err(CliError::new(
-                "the iperf3 servers did not start listening within 10 s",
+                "the iperf3/irtt servers did not start listening within 10 s",
             ));
         }
         std::thread::sleep(std::time::Duration::from_millis(20));
@@ -350,25 +433,153 @@ fn seconds_to(at: Instant, end: Instant) -> u64 {
         .div_ceil(1_000_000_000)
 }
 
+/// The IPv4 TOS byte of `f`'s DSCP (ECN bits clear), as `ping -Q` and `iperf3 -S`
+/// take it.
+fn tos(f: &FlowSpec) -> String {
+    f.dscp.to_ds_field(0).to_string()
+}
+
+/// The command of flow `k`'s tool (the client side), started at `started` and
+/// running until `stop`; `irtt_json` is where irtt writes its output.
+fn tool_command(
+    net: &Network,
+    k: usize,
+    f: &FlowSpec,
+    started: Instant,
+    stop: Instant,
+    irtt_json: &Path,
+) -> std::process::Command {
+    let seconds = seconds_to(started, stop).max(1).to_string();
+    let station = Host::Station(f.station);
+    let port = tcp_port(k).to_string();
+    match f.app {
+        App::Ping {
+            payload_bytes,
+            peer,
+            ..
+        } => {
+            let interval = f.interval().expect("a ping has an interval");
+            let interval_s = format!("{:.3}", interval.as_nanos() as f64 / 1e9);
+            let count = (stop.saturating_duration_since(started).as_nanos()
+                / interval.as_nanos().max(1))
+            .max(1)
+            .to_string();
+            // The server pings a station (downlink); a station pings the server
+            // (uplink) or another station (`to`).
+            let (from, to) = match (f.direction, peer) {
+                (_, Some(peer)) => (station, Host::Station(peer)),
+                (Direction::Uplink, None) => (station, Host::Server),
+                (Direction::Downlink, None) => (Host::Server, station),
+            };
+            let (id, size, tos) = (ping_id(k).to_string(), payload_bytes.to_string(), tos(f));
+            let mut args = vec!["-n", "-i", &interval_s, "-c", &count, "-W", "2"];
+            args.extend(["-e", &id, "-s", &size]);
+            if f.dscp.get() != 0 {
+                args.extend(["-Q", &tos]);
+            }
+            let to = address_of(to);
+            args.push(&to);
+            net.command(from, "ping", &args)
+        }
+        App::Tcp { config } => {
+            let cc = linux_cc(config.cc);
+            let tos = tos(f);
+            let mut args = vec!["-c", "10.0.0.1", "-p", &port, "-t", &seconds, "-J"];
+            // The sender's congestion control, set on both ends' sockets.
+            args.extend(["-C", cc]);
+            if f.dscp.get() != 0 {
+                args.extend(["-S", &tos]);
+            }
+            if f.direction == Direction::Downlink {
+                args.push("-R");
+            }
+            net.command(station, "iperf3", &args)
+        }
+        App::Udp {
+            load: Load::Cbr { rate_bps },
+            payload_bytes,
+        } => {
+            // iperf3's -b counts UDP payload bits; the scenario's rate counts IP bits.
+            let ip_bytes = u64::from(payload_bytes + UDP_IP_HEADER_BYTES);
+            let payload_bps = rate_bps * u64::from(payload_bytes) / ip_bytes;
+            let (rate, size, tos) = (payload_bps.to_string(), payload_bytes.to_string(), tos(f));
+            let mut args = vec!["-c", "10.0.0.1", "-p", &port, "-t", &seconds, "-J", "-u"];
+            args.extend(["-b", &rate, "-l", &size]);
+            if f.dscp.get() != 0 {
+                args.extend(["-S", &tos]);
+            }
+            if f.direction == Direction::Downlink {
+                args.push("-R");
+            }
+            net.command(station, "iperf3", &args)
+        }
+        App::Voip { .. } => {
+            // G.711 in 20 ms packets: 160 bytes of speech and a 12-byte RTP header
+            // in each UDP datagram, as the simulator sends them.
+            let interval = irtt::duration_arg(G711_INTERVAL);
+            let length = (G711_FRAME_BYTES + RTP_HEADER_BYTES).to_string();
+            let duration = irtt::duration_arg(stop.saturating_duration_since(started));
+            // irtt's --dscp takes the whole DS field (IP_TOS), despite its help's
+            // examples: `--dscp=46` marks DSCP 11, as a capture shows.
+            let dscp = format!("--dscp={}", tos(f));
+            let output = irtt_json.to_string_lossy().to_string();
+            let server = format!("10.0.0.1:{port}");
+            let args = [
+                "client",
+                "-i",
+                &interval,
+                "-l",
+                &length,
+                "-d",
+                &duration,
+                &dscp,
+                "-Q",
+                "--wait=1s",
+                "-o",
+                &output,
+                &server,
+            ];
+            net.command(station, "irtt", &args)
+        }
+        App::Udp { .. } | App::Http { .. } => unreachable!("checked by `supported`"),
+    }
+}
+
+/// Where flow `k`'s irtt writes its JSON.
+fn irtt_json(dir: &Path, k: usize) -> std::path::PathBuf {
+    dir.join(format!("irtt-flow{k}.json"))
+}
+
 /// Starts each flow's tool at its start time, waits for them all (killing them if a
-/// signal comes, or if they outlive the run by [`GRACE`]).
+/// signal comes, or if they outlive the run by [`GRACE`]). A call's uplink leg has no
+/// tool of its own: its downlink leg's irtt measures both.
 fn run_tools(
     net: &mut Network,
     clock: Clock,
     flows: &[FlowSpec],
     end: Instant,
+    pairs: &[(usize, usize)],
+    scratch: &Path,
 ) -> Result<Vec<(Tool, std::process::Output)>, CliError> {
     set_tcp_defaults(net, flows)?;
-    // The iperf3 servers, in the server's namespace, one per TCP flow, first.
+    // The servers, in the server's namespace, one per flow, first: iperf3 for TCP
+    // and UDP, irtt for a call.
     for (k, f) in flows.iter().enumerate() {
-        if matches!(f.app, App::Tcp { .. }) {
-            let port = tcp_port(k).to_string();
+        let port = tcp_port(k).to_string();
+        if matches!(f.app, App::Tcp { .. } | App::Udp { .. }) {
             net.spawn(Host::Server, "iperf3", &["-s", "-1", "-p", &port])
                 .map_err(|e| CliError::new(e.to_string()))?;
         }
+        if pairs.iter().any(|&(down, _)| down == k) {
+            let bind = format!("10.0.0.1:{port}");
+            net.spawn(Host::Server, "irtt", &["server", "-b", &bind])
+                .map_err(|e| CliError::new(e.to_string()))?;
+        }
     }
-    wait_listening(net, flows)?;
-    let mut order: Vec<usize> = (0..flows.len()).collect();
+    wait_listening(net, flows, pairs)?;
+    let mut order: Vec<usize> = (0..flows.len())
+        .filter(|&k| !pairs.iter().any(|&(_, up)| up == k))
+        .collect();
     order.sort_by_key(|&k| flows[k].start);
     let mut tools = Vec::new();
     for k in order {
@@ -380,53 +591,20 @@ fn run_tools(
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
         let started = clock.now();
+        let wall_zero_ns = wall_now_ns().saturating_sub(started.as_nanos());
         let stop = f.stop.unwrap_or(end).min(end);
-        let seconds = seconds_to(started, stop).max(1).to_string();
-        let station = Host::Station(f.station);
-        let child = match f.app {
-            App::Ping { .. } => {
-                let interval = f.interval().expect("a ping has an interval");
-                let interval_s = format!("{:.3}", interval.as_nanos() as f64 / 1e9);
-                let count = (stop.saturating_duration_since(started).as_nanos()
-                    / interval.as_nanos().max(1))
-                .max(1)
-                .to_string();
-                net.command(
-                    Host::Server,
-                    "ping",
-                    &[
-                        "-n",
-                        "-i",
-                        &interval_s,
-                        "-c",
-                        &count,
-                        "-W",
-                        "2",
-                        &address_of(station),
-                    ],
-                )
-            }
-            App::Tcp { config } => {
-                let port = tcp_port(k).to_string();
-                let cc = linux_cc(config.cc);
-                let mut args = vec!["-c", "10.0.0.1", "-p", &port, "-t", &seconds, "-J"];
-                // The sender's congestion control, set on both ends' sockets.
-                args.extend(["-C", cc]);
-                if f.direction == Direction::Downlink {
-                    args.push("-R");
-                }
-                net.command(station, "iperf3", &args)
-            }
-            _ => unreachable!("checked by `supported`"),
-        }
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| CliError::new(format!("cannot start flow {k}'s tool: {e}")))?;
+        let child = tool_command(net, k, f, started, stop, &irtt_json(scratch, k))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| CliError::new(format!("cannot start flow {k}'s tool: {e}")))?;
         let tool = Tool {
             flow: k,
             spec: f.clone(),
             started,
+            wall_zero_ns,
+            pair: pairs.iter().find(|p| p.0 == k).map(|p| p.1),
+            json: irtt_json(scratch, k),
         };
         tools.push((tool, child));
     }
@@ -452,7 +630,20 @@ fn run_tools(
         };
         done.push((tool, output));
     }
+    // Tools that end early (a ping's last reply comes before the end) must not end
+    // the loop before the measured span does: it measures at `end`, within a sleep
+    // of it (20 ms at most).
+    while clock.now() < end + Duration::from_millis(100) && !airq_emu::signals::stop_requested() {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
     Ok(done)
+}
+
+/// The wall clock, Unix nanoseconds.
+fn wall_now_ns() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
 }
 
 /// A thread that reads `pipe` to its end.
@@ -467,8 +658,9 @@ fn drain<R: std::io::Read + Send + 'static>(pipe: Option<R>) -> std::thread::Joi
 }
 
 /// The tools' measurements into the model's: each ping's replies as the flow's RTT
-/// samples and its requests, within the measured span. Returns each TCP flow's
-/// receiver goodput as iperf3 reported it, Mbit/s.
+/// samples and its requests, within the measured span; each call's legs as irtt
+/// measured them, rated as the simulator rates its own. Returns what iperf3 reported
+/// of each TCP and UDP flow.
 fn record_tools(
     tools: &[(Tool, std::process::Output)],
     m: &mut Metrics,
@@ -477,6 +669,13 @@ fn record_tools(
     let mut iperf3 = Vec::new();
     for (tool, output) in tools {
         let text = String::from_utf8_lossy(&output.stdout);
+        let failed = |what: &str| {
+            CliError::new(format!(
+                "flow {}: {what}: {}",
+                tool.flow,
+                String::from_utf8_lossy(&output.stderr).trim()
+            ))
+        };
         match tool.spec.app {
             App::Ping { .. } => {
                 let interval = tool.spec.interval().expect("a ping has an interval");
@@ -501,20 +700,43 @@ fn record_tools(
                 fm.rtt.sort_by_key(|s| s.at);
             }
             App::Tcp { .. } => {
-                let (goodput_mbps, retransmits) = parse_iperf3(&text).ok_or_else(|| {
-                    CliError::new(format!(
-                        "flow {}: iperf3 gave no result: {}",
-                        tool.flow,
-                        String::from_utf8_lossy(&output.stderr).trim()
-                    ))
-                })?;
+                let (goodput_mbps, retransmits) =
+                    parse_iperf3(&text).ok_or_else(|| failed("iperf3 gave no result"))?;
                 iperf3.push(Iperf3Result {
                     flow: tool.flow,
                     goodput_mbps,
                     retransmits,
+                    udp: None,
                 });
             }
-            _ => {}
+            App::Udp { .. } => {
+                let (goodput_mbps, udp) =
+                    parse_iperf3_udp(&text).ok_or_else(|| failed("iperf3 gave no result"))?;
+                iperf3.push(Iperf3Result {
+                    flow: tool.flow,
+                    goodput_mbps,
+                    retransmits: 0,
+                    udp: Some(udp),
+                });
+            }
+            App::Voip { config } => {
+                let json = std::fs::read_to_string(&tool.json)
+                    .map_err(|e| failed(&format!("irtt wrote no output ({e})")))?;
+                let trips = irtt::parse(&json).map_err(|e| failed(&e))?;
+                let origin = Instant::ZERO;
+                let legs = irtt::legs(
+                    &trips,
+                    tool.wall_zero_ns,
+                    origin + from,
+                    origin + to,
+                    config,
+                );
+                m.flows[tool.flow].voip = VoipSummary::of(&legs.down);
+                if let Some(up) = tool.pair {
+                    m.flows[up].voip = VoipSummary::of(&legs.up);
+                }
+            }
+            App::Http { .. } => {}
         }
     }
     Ok(iperf3)
@@ -541,6 +763,27 @@ fn parse_ping(text: &str) -> (u32, Vec<(u32, Duration)>) {
     (sent, replies)
 }
 
+/// The receiver's goodput (Mbit/s) and loss and jitter of iperf3's UDP JSON: its
+/// `end.sum_received` where it has one, else `end.sum` (the receiver's report).
+fn parse_iperf3_udp(text: &str) -> Option<(f64, UdpReport)> {
+    let v: serde_json::Value = serde_json::from_str(text).ok()?;
+    let end = &v["end"];
+    let sum = if end["sum_received"].is_object() {
+        &end["sum_received"]
+    } else {
+        &end["sum"]
+    };
+    let mbps = sum["bits_per_second"].as_f64()? / 1e6;
+    let packets = sum["packets"].as_u64()?;
+    let lost_packets = sum["lost_packets"].as_u64()?;
+    let report = UdpReport {
+        packets,
+        lost_packets,
+        jitter_ms: sum["jitter_ms"].as_f64().unwrap_or(0.0),
+    };
+    Some((mbps, report))
+}
+
 /// The receiver's goodput (`end.sum_received`, Mbit/s) and the sender's retransmits
 /// (`end.sum_sent.retransmits`) of iperf3's JSON.
 fn parse_iperf3(text: &str) -> Option<(f64, u64)> {
@@ -550,7 +793,11 @@ fn parse_iperf3(text: &str) -> Option<(f64, u64)> {
     Some((mbps, retransmits))
 }
 
-fn summary(report: &LoopReport, iperf3: Vec<Iperf3Result>) -> EmulationSummary {
+fn summary(
+    report: &LoopReport,
+    iperf3: Vec<Iperf3Result>,
+    pcap_frames: Option<u64>,
+) -> EmulationSummary {
     let l = &report.lateness;
     EmulationSummary {
         lateness_p50_us: l.percentile_us(50.0),
@@ -563,6 +810,7 @@ fn summary(report: &LoopReport, iperf3: Vec<Iperf3Result>) -> EmulationSummary {
         packets_delivered: report.delivered_packets,
         packets_not_carried: report.not_carried,
         realtime_priority: report.realtime_priority,
+        pcap_frames,
         iperf3,
     }
 }
@@ -647,11 +895,50 @@ mod tests {
     }
 
     #[test]
-    fn only_server_pings_and_tcp_are_emulated() {
+    fn pings_tcp_udp_at_a_rate_and_calls_are_emulated_floods_and_web_are_not() {
         let s = StationId(0);
         assert!(supported(&FlowSpec::ping(s, Duration::from_millis(100))).is_ok());
-        assert!(supported(&FlowSpec::saturated(s, Direction::Downlink)).is_err());
         let peer = FlowSpec::station_ping(s, StationId(1), Duration::from_millis(100));
-        assert!(supported(&peer).is_err());
+        assert!(supported(&peer).is_ok());
+        assert!(supported(&FlowSpec::voip(s, Direction::Uplink)).is_ok());
+        let cbr = FlowSpec::new(
+            s,
+            Direction::Uplink,
+            App::Udp {
+                load: Load::Cbr {
+                    rate_bps: 1_000_000,
+                },
+                payload_bytes: 1000,
+            },
+        );
+        assert!(supported(&cbr).is_ok());
+        let flood = supported(&FlowSpec::saturated(s, Direction::Downlink)).unwrap_err();
+        assert!(flood.contains("udp_flood"), "{flood}");
+    }
+
+    #[test]
+    fn a_calls_two_legs_pair_and_a_lone_leg_is_refused() {
+        let (s0, s1) = (StationId(0), StationId(1));
+        let flows = vec![
+            FlowSpec::voip(s0, Direction::Downlink),
+            FlowSpec::voip(s1, Direction::Uplink),
+            FlowSpec::voip(s0, Direction::Uplink),
+            FlowSpec::voip(s1, Direction::Downlink),
+        ];
+        assert_eq!(voip_pairs(&flows), Ok(vec![(0, 2), (3, 1)]));
+        let lone = voip_pairs(&flows[..2]).unwrap_err();
+        assert!(lone.contains("VoIP flow 0"), "{lone}");
+    }
+
+    #[test]
+    fn iperf3_udp_json_gives_the_receivers_goodput_and_loss() {
+        let text = r#"{"end": {"sum": {"bits_per_second": 4000000.0, "packets": 500,
+            "lost_packets": 5, "jitter_ms": 0.25}}}"#;
+        let (mbps, udp) = parse_iperf3_udp(text).unwrap();
+        assert_eq!(mbps, 4.0);
+        assert_eq!(
+            (udp.packets, udp.lost_packets, udp.jitter_ms),
+            (500, 5, 0.25)
+        );
     }
 }

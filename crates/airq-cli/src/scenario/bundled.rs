@@ -17,6 +17,10 @@ pub const BUNDLED: &[(&str, &str)] = &[
         include_str!("../../../../scenarios/aql-firmware.toml"),
     ),
     (
+        "emulation-mix",
+        include_str!("../../../../scenarios/emulation-mix.toml"),
+    ),
+    (
         "ending-the-anomaly",
         include_str!("../../../../scenarios/ending-the-anomaly.toml"),
     ),

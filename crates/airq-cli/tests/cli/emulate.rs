@@ -110,3 +110,287 @@ fn tcp_downloads_through_fifo_and_airtime_go_the_flagships_way() {
         .expect("an emulated run says so");
     assert!(e.packets_delivered > 0 && e.events > 0);
 }
+
+/// Two HT MCS7 stations: the server pings each, `a` pings `b` through the AP, and
+/// (`extra`) more traffic.
+fn small_scenario(dir: &std::path::Path, extra: &str) -> std::path::PathBuf {
+    let text = format!(
+        r#"name = "emu-small"
+duration = 6.0
+omit = 1.0
+seed = 1
+[bss]
+band = "5GHz"
+[ap]
+preset = "airtime"
+[[station]]
+name = "a"
+standard = "ht"
+mcs = 7
+width = 20
+[[station]]
+name = "b"
+standard = "ht"
+mcs = 7
+width = 20
+[[traffic]]
+test = "ping"
+interval_ms = 100
+[[traffic]]
+test = "ping"
+stations = ["a"]
+to = "b"
+interval_ms = 100
+{extra}"#
+    );
+    let path = dir.join("emu-small.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The one results file in `dir`.
+fn results_in(dir: &std::path::Path) -> ResultsFile {
+    let file = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_str().unwrap().contains(".json"))
+        .expect("a results file");
+    results::load(&file).unwrap()
+}
+
+/// One ICMP echo on the air, as tshark reads it from the capture.
+#[derive(Debug)]
+struct Echo {
+    t_s: f64,
+    src: String,
+    dst: String,
+    /// 8 request, 0 reply.
+    kind: u8,
+    ident: u16,
+    seq: u16,
+}
+
+/// Whether tshark may be used; skipped (or, under AIRQ_REQUIRE_EMU=1, failed) if not.
+fn has_tshark(test: &str) -> bool {
+    if Process::new("tshark").arg("-v").output().is_ok() {
+        return true;
+    }
+    if std::env::var("AIRQ_REQUIRE_EMU").as_deref() == Ok("1") {
+        panic!("{test}: tshark is not installed and AIRQ_REQUIRE_EMU=1");
+    }
+    eprintln!("{test}: skipped: tshark is not installed");
+    false
+}
+
+/// Every frame of the capture, and the ICMP echoes among them.
+fn tshark_echoes(pcap: &std::path::Path) -> (usize, Vec<Echo>) {
+    let out = Process::new("tshark")
+        .args(["-n", "-r", pcap.to_str().unwrap(), "-T", "fields"])
+        .args(["-e", "frame.time_epoch", "-e", "ip.src", "-e", "ip.dst"])
+        .args(["-e", "icmp.type", "-e", "icmp.ident", "-e", "icmp.seq"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "tshark: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut frames = 0;
+    let mut echoes = Vec::new();
+    for line in text.lines() {
+        frames += 1;
+        let f: Vec<&str> = line.split('\t').collect();
+        if f.len() == 6 && !f[3].is_empty() {
+            // tshark prints the identifier and sequence as big- then little-endian.
+            let first = |s: &str| s.split(',').next().unwrap().parse::<u16>().unwrap();
+            echoes.push(Echo {
+                t_s: f[0].parse().unwrap(),
+                src: f[1].into(),
+                dst: f[2].into(),
+                kind: f[3].parse().unwrap(),
+                ident: first(f[4]),
+                seq: first(f[5]),
+            });
+        }
+    }
+    (frames, echoes)
+}
+
+/// `--pcap` writes every frame that crossed the emulated air, in time order, as tshark
+/// reads it: as many as the results file counts; each ping's requests before their
+/// replies, a station-to-station echo twice (up to the AP, down to its peer); and
+/// the pings' RTTs in the results at least the time between the request's and the
+/// reply's hops in the capture.
+#[test]
+fn the_pcap_has_every_frame_of_the_air_in_order() {
+    let test = "the_pcap_has_every_frame_of_the_air_in_order";
+    if !can_emulate(test) || !has_tshark(test) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = small_scenario(dir.path(), "");
+    let pcap = dir.path().join("air.pcap");
+    airq()
+        .args(["emulate", scenario.to_str().unwrap(), "-o"])
+        .arg(dir.path())
+        .arg("--pcap")
+        .arg(&pcap)
+        .assert()
+        .success();
+    let r = results_in(dir.path());
+    let e = r.metadata.emulation.as_ref().unwrap();
+    let (frames, echoes) = tshark_echoes(&pcap);
+    assert_eq!(Some(frames as u64), e.pcap_frames);
+    assert!(echoes.windows(2).all(|w| w[0].t_s <= w[1].t_s));
+    // The scenario's three pings (flows 0, 1: the server to a and b; 2: a to b) over
+    // 6 s every 100 ms: each request and reply is on the air once, twice between
+    // stations.
+    let hops = |ident: u16, kind: u8| {
+        echoes
+            .iter()
+            .filter(|x| x.ident == ident && x.kind == kind)
+            .count()
+    };
+    let id = |k: u16| 0x4000 + k;
+    for k in 0..2 {
+        assert!(hops(id(k), 8) >= 55, "flow {k}: {}", hops(id(k), 8));
+        assert!(hops(id(k), 0) >= 55, "flow {k}: {}", hops(id(k), 0));
+    }
+    assert!(hops(id(2), 8) >= 110 && hops(id(2), 8) % 2 == 0);
+    for x in echoes.iter().filter(|x| x.ident == id(2)) {
+        let (a, b) = ("10.0.1.1", "10.0.1.2");
+        let expected = if x.kind == 8 { (a, b) } else { (b, a) };
+        assert_eq!((x.src.as_str(), x.dst.as_str()), expected, "{x:?}");
+    }
+    // Each echo's request hops come before its reply hops.
+    for k in 0..3 {
+        for seq in 1..50 {
+            let at = |kind: u8| {
+                echoes
+                    .iter()
+                    .filter(|x| x.ident == id(k) && x.seq == seq && x.kind == kind)
+                    .map(|x| x.t_s)
+                    .collect::<Vec<f64>>()
+            };
+            let (req, rep) = (at(8), at(0));
+            if let (Some(last_req), Some(first_rep)) = (req.last(), rep.first()) {
+                assert!(last_req <= first_rep, "flow {k} seq {seq}");
+            }
+        }
+    }
+    // The results' pings: answered, each RTT at least the air's share of it.
+    let mut air_ms: Vec<f64> = Vec::new();
+    for seq in 10..55 {
+        let at = |kind: u8| {
+            echoes
+                .iter()
+                .find(|x| x.ident == id(0) && x.seq == seq && x.kind == kind)
+                .map(|x| x.t_s)
+        };
+        if let (Some(req), Some(rep)) = (at(8), at(0)) {
+            air_ms.push((rep - req) * 1e3);
+        }
+    }
+    air_ms.sort_by(f64::total_cmp);
+    let rtt = r.flows[0].rtt_ms.iter().map(|s| s[1]).collect::<Vec<_>>();
+    assert!(rtt.len() >= 45, "{}", rtt.len());
+    let mut sorted = rtt.clone();
+    sorted.sort_by(f64::total_cmp);
+    let (ping_p50, air_p50) = (sorted[sorted.len() / 2], air_ms[air_ms.len() / 2]);
+    eprintln!("ping p50 {ping_p50:.3} ms, its hops on the air {air_p50:.3} ms apart");
+    assert!(ping_p50 >= air_p50 && ping_p50 < air_p50 + 5.0);
+}
+
+/// Pings between stations are measured like the server's, in the results file (the
+/// simulator's format, so `airq show` reads them), and take what the simulator's take
+/// within 1 ms: the air twice each way, no wired link.
+#[test]
+fn a_station_pings_another_through_the_ap() {
+    if !can_emulate("a_station_pings_another_through_the_ap") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = small_scenario(dir.path(), "");
+    let (emulated, simulated) = (dir.path().join("emulated"), dir.path().join("simulated"));
+    airq()
+        .args(["emulate", scenario.to_str().unwrap(), "-o"])
+        .arg(&emulated)
+        .assert()
+        .success();
+    airq()
+        .args(["run", scenario.to_str().unwrap(), "-o"])
+        .arg(&simulated)
+        .assert()
+        .success();
+    let (r, sim) = (results_in(&emulated), results_in(&simulated));
+    let p50 = |r: &ResultsFile, k: usize| {
+        let mut v: Vec<f64> = r.flows[k].rtt_ms.iter().map(|s| s[1]).collect();
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    assert_eq!(r.flows[2].test, "ping");
+    assert!(r.flows[2].rtt_ms.len() >= 45);
+    assert_eq!(r.flows[2].pings_lost, Some(0));
+    for k in 0..3 {
+        eprintln!(
+            "flow {k}: ping p50 emulated {} ms, simulated {} ms",
+            p50(&r, k),
+            p50(&sim, k)
+        );
+        assert!((p50(&r, k) - p50(&sim, k)).abs() < 1.0);
+    }
+    let path = std::fs::read_dir(&emulated)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_str().unwrap().contains(".json"))
+        .unwrap();
+    airq().arg("show").arg(&path).assert().success();
+}
+
+/// UDP at a rate (iperf3 -u) and a call (irtt) under emulation: the UDP goodput near
+/// the scenario's rate with iperf3's loss in the results, and both of the call's legs
+/// rated by the simulator's E-model.
+#[test]
+fn udp_at_a_rate_and_a_call_are_measured() {
+    let test = "udp_at_a_rate_and_a_call_are_measured";
+    if !can_emulate(test) {
+        return;
+    }
+    if Process::new("irtt").arg("version").output().is_err() {
+        if std::env::var("AIRQ_REQUIRE_EMU").as_deref() == Ok("1") {
+            panic!("{test}: irtt is not installed and AIRQ_REQUIRE_EMU=1");
+        }
+        eprintln!("{test}: skipped: irtt is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let extra = "[[traffic]]\ntest = \"udp_cbr\"\nstations = [\"b\"]\nrate_mbps = 5.0\n\
+                 [[traffic]]\ntest = \"voip\"\nstations = [\"a\"]\n";
+    let scenario = small_scenario(dir.path(), extra);
+    airq()
+        .args(["emulate", scenario.to_str().unwrap(), "-o"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let r = results_in(dir.path());
+    let udp = r.flows.iter().position(|f| f.test == "udp_cbr").unwrap();
+    let g = r.flows[udp].goodput_mbps;
+    // 5 Mbit/s of IP packets of 1,472 payload bytes: 4.91 Mbit/s of payload.
+    assert!((g - 4.91).abs() < 0.3, "{g}");
+    let e = r.metadata.emulation.as_ref().unwrap();
+    let report = e.iperf3.iter().find(|i| i.flow == udp).unwrap();
+    let u = report.udp.expect("iperf3's UDP report");
+    assert!(
+        u.packets > 1500 && u.lost_packets * 100 < u.packets,
+        "{u:?}"
+    );
+    let legs: Vec<_> = r.flows.iter().filter(|f| f.test == "voip").collect();
+    assert_eq!(legs.len(), 2);
+    for leg in legs {
+        let v = leg.voip.expect("a rated leg");
+        eprintln!("voip {}: {v:?}", leg.direction);
+        assert!(v.sent >= 240 && v.received + 3 >= v.sent, "{v:?}");
+        assert!(v.mos > 4.0, "{v:?}");
+    }
+}

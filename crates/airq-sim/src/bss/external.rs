@@ -43,6 +43,21 @@ pub struct Delivered {
     pub packet: RealPacket,
 }
 
+/// A real packet received over the air: one wireless hop (a packet relayed between two
+/// stations makes two), for a capture of the air (`airq emulate --pcap`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AirFrame {
+    /// When its recipient received it: the end of the exchange (A-MPDU and BlockAck)
+    /// that carried it, once its reordering buffer let it go.
+    pub at: Instant,
+    /// The station at the other end of the hop from the AP.
+    pub station: StationId,
+    /// From the station to the AP.
+    pub uplink: bool,
+    /// Its bytes as sent (before any CE mark at delivery).
+    pub bytes: Box<[u8]>,
+}
+
 /// A packet the model cannot carry.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InjectError {
@@ -154,6 +169,32 @@ impl Simulation {
         self.schedule_contention();
         self.watch_idle();
         Ok(())
+    }
+
+    /// Keeps a copy of every real packet's wireless hops from now on, for
+    /// [`Simulation::take_air`]. Off by default: it changes no timing, only copies.
+    pub fn record_air(&mut self) {
+        self.air_log.get_or_insert_with(Vec::new);
+    }
+
+    /// Moves the wireless hops recorded so far into `out`, in the order they ended.
+    pub fn take_air(&mut self, out: &mut Vec<AirFrame>) {
+        if let Some(log) = &mut self.air_log {
+            out.append(log);
+        }
+    }
+
+    /// `packet` has just crossed the air: recorded if [`Simulation::record_air`] was
+    /// asked for and the packet is real.
+    pub(super) fn real_on_air(&mut self, packet: &SimPacket) {
+        if let (Some(log), Payload::Real(real)) = (&mut self.air_log, &packet.payload) {
+            log.push(AirFrame {
+                at: self.now,
+                station: packet.station,
+                uplink: packet.uplink,
+                bytes: real.bytes.clone(),
+            });
+        }
     }
 
     /// Moves the real packets delivered so far into `out`, in delivery order.
@@ -349,6 +390,43 @@ mod tests {
                 now: t + Duration::from_millis(1)
             })
         );
+    }
+
+    /// The air log, when asked for, has every wireless hop of every real packet at the
+    /// time its recipient got it: an echo and its reply once each, a relayed packet
+    /// twice (up, then down); without it, nothing is kept.
+    #[test]
+    fn the_air_log_has_each_hop_at_its_time() {
+        let mut plain = emulated(2);
+        let mut sim = emulated(2);
+        sim.record_air();
+        let t0 = Instant::ZERO + Duration::from_millis(1);
+        let (s0, s1) = (Host::Station(StationId(0)), Host::Station(StationId(1)));
+        let request = ipv4(PROTO_ICMP, 0, 56);
+        for sim in [&mut plain, &mut sim] {
+            inject(sim, t0, Host::Server, s0, request.clone());
+            inject(sim, t0, s0, s1, request.clone());
+        }
+        let got = deliver_by(&mut sim, t0 + Duration::from_millis(50));
+        assert_eq!(got, deliver_by(&mut plain, t0 + Duration::from_millis(50)));
+        let mut air = Vec::new();
+        sim.take_air(&mut air);
+        let hops: Vec<(StationId, bool)> = air.iter().map(|a| (a.station, a.uplink)).collect();
+        assert_eq!(hops.len(), 3, "{hops:?}");
+        assert!(hops.contains(&(StationId(0), false)));
+        assert!(hops.contains(&(StationId(0), true)));
+        assert!(hops.contains(&(StationId(1), false)));
+        assert!(air.windows(2).all(|w| w[0].at <= w[1].at));
+        assert!(air.iter().all(|a| *a.bytes == request[..]));
+        // A station's delivery is its air hop's end.
+        for d in &got {
+            assert!(air
+                .iter()
+                .any(|a| a.at == d.at && Host::Station(a.station) == d.to));
+        }
+        let mut none = Vec::new();
+        plain.take_air(&mut none);
+        assert!(none.is_empty());
     }
 
     /// Between two stations the AP relays: up from one, down to the other.

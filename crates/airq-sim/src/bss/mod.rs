@@ -3,7 +3,7 @@
 //! functions contend for. Integer nanoseconds throughout; one root seed.
 
 use crate::ap::{ApConfig, ApConfigError, ApTx};
-pub use external::{Delivered, Host, InjectError};
+pub use external::{AirFrame, Delivered, Host, InjectError};
 use hosts::FlowState;
 use http::HttpState;
 use tcp_flows::Side;
@@ -302,6 +302,8 @@ pub struct Simulation {
     warmup: Option<Metrics>,
     /// Real packets delivered to their host, for the emulator to take.
     real_out: Vec<Delivered>,
+    /// Every real packet's wireless hops, when asked for ([`Simulation::record_air`]).
+    air_log: Option<Vec<AirFrame>>,
 }
 
 impl Simulation {
@@ -477,6 +479,7 @@ impl Simulation {
             starvation: StarvationWatch::new(n),
             warmup: None,
             real_out: Vec::new(),
+            air_log: None,
         })
     }
 
