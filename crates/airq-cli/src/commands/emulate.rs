@@ -102,6 +102,14 @@ pub fn emulate(
             ))
         })?;
     }
+    same_ecn(flows).map_err(|why| CliError::new(format!("{}: {why}", scenario.path)))?;
+    if scenario.seeds > 1 && args.seeds.is_none() {
+        eprintln!(
+            "airq: note: {}: `seeds = {}` is not repeated under emulation: one real run, the \
+             model's random streams from seed {}",
+            scenario.path, scenario.seeds, scenario.seed
+        );
+    }
     let pairs = voip_pairs(flows)
         .map_err(|why| CliError::new(format!("{}: cannot be emulated: {why}", scenario.path)))?;
     check_environment(flows)?;
@@ -242,6 +250,25 @@ fn supported(f: &FlowSpec) -> Result<(), &'static str> {
              `udp_cbr` with `rate_mbps`",
         ),
         App::Http { .. } => Err("web page loads (http) are not emulated yet"),
+    }
+}
+
+/// The TCP flows' ECN must agree: the hosts negotiate ECN by one setting per namespace
+/// (`net.ipv4.tcp_ecn`), not per flow, and iperf3 has no option for it.
+fn same_ecn(flows: &[FlowSpec]) -> Result<(), String> {
+    let mut ecn = flows.iter().filter_map(|f| match f.app {
+        App::Tcp { config } => Some(config.ecn),
+        _ => None,
+    });
+    let first = ecn.next();
+    match ecn.find(|&e| Some(e) != first) {
+        Some(_) => Err(
+            "`traffic[].ecn` differs between TCP flows: the emulated hosts' ECN \
+             is one setting per namespace (net.ipv4.tcp_ecn), not per flow; give every TCP \
+             test the same `ecn`"
+                .to_string(),
+        ),
+        None => Ok(()),
     }
 }
 
@@ -914,6 +941,20 @@ mod tests {
         assert!(supported(&cbr).is_ok());
         let flood = supported(&FlowSpec::saturated(s, Direction::Downlink)).unwrap_err();
         assert!(flood.contains("udp_flood"), "{flood}");
+    }
+
+    #[test]
+    fn tcp_flows_with_different_ecn_are_refused() {
+        let tcp = |ecn: bool| {
+            let config = airq_sim::transport::tcp::TcpConfig {
+                ecn,
+                ..Default::default()
+            };
+            FlowSpec::new(StationId(0), Direction::Downlink, App::Tcp { config })
+        };
+        assert!(same_ecn(&[tcp(true), tcp(true)]).is_ok());
+        let why = same_ecn(&[tcp(true), tcp(false)]).unwrap_err();
+        assert!(why.contains("traffic[].ecn"), "{why}");
     }
 
     #[test]
