@@ -22,6 +22,7 @@ use crate::results::{Metadata, ResultsFile};
 use crate::scenario;
 use airq_report::{Comparison, QueueSamples, RunView, StationView};
 use airq_sim::ap::DriverConfig;
+use std::collections::HashSet;
 use std::path::Path;
 use std::time::UNIX_EPOCH;
 
@@ -228,8 +229,9 @@ impl PerStep {
                 )));
             }
         }
+        let names: HashSet<&str> = r.stations.iter().map(|st| st.name.as_str()).collect();
         for flow in &r.flows {
-            if !r.stations.iter().any(|st| st.name == flow.station) {
+            if !names.contains(flow.station.as_str()) {
                 return Err(CliError::new(format!(
                     "flows: station `{}` is not in stations",
                     flow.station
@@ -283,8 +285,8 @@ impl PerStep {
         }
         let direction = |dir| {
             let picked: Vec<usize> = flows(dir).collect();
-            // Saturating: the counters come from a file, and a mangled one must draw,
-            // not overflow.
+            // Loading refused a file whose flows' bytes add up past u64::MAX at a
+            // sample (`results::sums`); saturating for a file built in memory.
             self.mbps(s.flow_rx_bytes.iter().map(|row| {
                 picked
                     .iter()

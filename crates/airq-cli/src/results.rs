@@ -16,6 +16,7 @@ use std::io::{BufWriter, Read, Write};
 use std::path::Path;
 
 pub mod radio;
+mod sums;
 
 pub use radio::{RadioSummary, RateShare};
 
@@ -697,8 +698,8 @@ impl ResultsFile {
             .filter(|f| f.pings_sent.is_some() || !f.rtt_ms.is_empty())
             .collect();
         let rtts = flows.iter().flat_map(|f| f.rtt_ms.iter().map(|s| s[1]));
-        // Counts from a file: saturating, as two flows' counts near u64::MAX are a
-        // mangled file to show, not an overflow to panic on.
+        // Loading refused a file whose requests add up past u64::MAX (`sums`); a file
+        // built in memory saturates rather than panics.
         let sent = flows
             .iter()
             .try_fold(0u64, |sum, f| Some(sum.saturating_add(f.pings_sent?)));
@@ -810,8 +811,32 @@ pub fn load(path: &Path) -> Result<ResultsFile, CliError> {
     from_json(&json).map_err(|e| e.context(path.display()))
 }
 
-/// Parses the JSON of a results file, migrating older versions.
+/// Parses the JSON of a results file, migrating older versions, and refuses counts that
+/// add up past `u64::MAX` ([`sums`]).
 pub fn from_json(json: &str) -> Result<ResultsFile, CliError> {
+    let r = match parse_current(json) {
+        Some(r) => r,
+        None => parse_any(json)?,
+    };
+    sums::check(&r)?;
+    Ok(r)
+}
+
+/// A file of this build's layout, parsed straight into its structure; `None` for
+/// anything else (another version, not a results file, an error), which
+/// [`parse_any`] then reads or words the error of. Going through a `serde_json::Value`
+/// first, as `parse_any` does, took two thirds of `airq show`'s time at 65,535 stations
+/// (issue 20). A file this accepts, `parse_any` accepts with the same content: the same
+/// parser reads every number, and version 3 needs no migration (a key given twice, which
+/// `parse_any` takes the last of, is an error here, so such a file goes there; so does
+/// a file of another version, even one that has this layout).
+fn parse_current(json: &str) -> Option<ResultsFile> {
+    let r: ResultsFile = serde_json::from_str(json).ok()?;
+    (r.format == FORMAT_NAME && r.format_version == FORMAT_VERSION).then_some(r)
+}
+
+/// Parses a results file of any version through a `serde_json::Value`, migrating it.
+fn parse_any(json: &str) -> Result<ResultsFile, CliError> {
     let value: serde_json::Value =
         serde_json::from_str(json).map_err(|e| CliError::new(format!("not JSON: {e}")))?;
     if value.get("format").and_then(|f| f.as_str()) != Some(FORMAT_NAME) {
@@ -876,5 +901,76 @@ fn migrate(version: u64, mut value: serde_json::Value) -> Result<serde_json::Val
         }
         3 => Ok(value),
         v => Err(CliError::new(format!("unknown results format_version {v}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The JSON of every results file of the fuzz corpus.
+    fn corpus() -> Vec<(String, String)> {
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../fuzz/corpus/results_file"
+        );
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        files
+            .into_iter()
+            .map(|p| {
+                let bytes = std::fs::read(&p).unwrap();
+                let json = if bytes.starts_with(&[0x1f, 0x8b]) {
+                    let mut json = String::new();
+                    GzDecoder::new(&bytes[..])
+                        .read_to_string(&mut json)
+                        .unwrap();
+                    json
+                } else {
+                    String::from_utf8(bytes).unwrap()
+                };
+                (p.display().to_string(), json)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_current_file_parses_the_same_straight_as_through_a_value() {
+        let mut straight = 0;
+        for (name, json) in corpus() {
+            let Some(fast) = parse_current(&json) else {
+                continue;
+            };
+            straight += 1;
+            assert_eq!(fast, parse_any(&json).unwrap(), "{name}");
+            // Field by field, floats bit for bit (PartialEq would take -0.0 for 0.0).
+            assert_eq!(
+                serde_json::to_string(&fast).unwrap(),
+                serde_json::to_string(&parse_any(&json).unwrap()).unwrap(),
+                "{name}"
+            );
+        }
+        assert!(straight >= 5, "{straight} corpus files of format 3");
+    }
+
+    #[test]
+    fn other_versions_and_repeated_keys_take_the_value_path() {
+        let (_, json) = corpus()
+            .into_iter()
+            .find(|(n, _)| n.ends_with("udp-flood-anomaly-fifo-seed1.json"))
+            .unwrap();
+        let older = json.replacen("\"format_version\":3", "\"format_version\":2", 1);
+        assert!(parse_current(&older).is_none());
+        let newer = json.replacen("\"format_version\":3", "\"format_version\":4", 1);
+        assert!(parse_current(&newer).is_none());
+        assert!(from_json(&newer).unwrap_err().message().contains("newer"));
+        // A key given twice: the value path takes the last, as serde_json's maps do.
+        let twice = json.replacen("\"stalls\":[]", "\"stalls\":[],\"stalls\":[]", 1);
+        assert_ne!(twice, json);
+        assert!(parse_current(&twice).is_none());
+        assert_eq!(from_json(&twice).unwrap(), from_json(&json).unwrap());
     }
 }

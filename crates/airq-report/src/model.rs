@@ -6,6 +6,7 @@
 //! an error that names the run, the station, the field and the index.
 
 use crate::error::ReportError;
+use std::collections::HashSet;
 
 mod flow;
 pub use flow::{FlowDirection, FlowKind, FlowView, VoipView};
@@ -122,6 +123,11 @@ impl RunView {
         if self.stations.is_empty() {
             return Err(ReportError::empty(at("no stations")));
         }
+        // Sets, not a scan of the stations before each: 65,535 stations (issue 20).
+        let mut names: HashSet<&str> = HashSet::with_capacity(self.stations.len());
+        let mut macs: HashSet<&str> = HashSet::with_capacity(self.stations.len());
+        // The latency CDF pools every station's pings: their count must be one.
+        let mut pings = 0usize;
         for (i, sta) in self.stations.iter().enumerate() {
             if sta.name.is_empty() {
                 return Err(ReportError::invalid(
@@ -129,13 +135,13 @@ impl RunView {
                     "empty name",
                 ));
             }
-            if self.stations[..i].iter().any(|s| s.name == sta.name) {
+            if !names.insert(&sta.name) {
                 return Err(ReportError::invalid(
                     at(&format!("stations[{i}]")),
                     format!("station name \"{}\" appears twice", sta.name),
                 ));
             }
-            if self.stations[..i].iter().any(|s| s.mac == sta.mac) {
+            if !macs.insert(&sta.mac) {
                 return Err(ReportError::invalid(
                     at(&format!("station \"{}\"", sta.name)),
                     format!("MAC \"{}\" appears twice", sta.mac),
@@ -143,6 +149,18 @@ impl RunView {
             }
             let at_sta = at(&format!("station \"{}\"", sta.name));
             sta.validate(self.duration_s, &at_sta)?;
+            let sent = sta
+                .pings_sent
+                .map_or(Some(sta.ping_rtt_ms.len()), |n| usize::try_from(n).ok());
+            pings = match sent.and_then(|n| pings.checked_add(n)) {
+                Some(p) => p,
+                None => {
+                    return Err(ReportError::invalid(
+                        format!("{at_sta}, pings_sent"),
+                        "the stations' pings add up past what this machine can count",
+                    ))
+                }
+            };
             let per_step = [
                 ("download_mbps", sta.download_mbps.len()),
                 ("upload_mbps", sta.upload_mbps.len()),
@@ -164,7 +182,7 @@ impl RunView {
         }
         for (i, flow) in self.flows.iter().enumerate() {
             let at_flow = at(&format!("flows[{i}]"));
-            if !self.stations.iter().any(|s| s.name == flow.station) {
+            if !names.contains(flow.station.as_str()) {
                 return Err(ReportError::invalid(
                     at_flow,
                     format!("station \"{}\" is not in stations", flow.station),
@@ -329,6 +347,17 @@ mod tests {
         c.validate().unwrap();
         c.runs[0].stations[0].pings_sent = Some(replies - 1);
         assert!(invalid_location(&c).ends_with("pings_sent"));
+    }
+
+    #[test]
+    fn pings_that_add_up_past_usize_are_refused() {
+        let mut c = demo_comparison(1);
+        c.runs[0].stations[0].pings_sent = Some(u64::MAX);
+        c.runs[0].stations[1].pings_sent = Some(u64::MAX);
+        assert_eq!(
+            invalid_location(&c),
+            "run \"fifo\", station \"fast2\", pings_sent"
+        );
     }
 
     #[test]

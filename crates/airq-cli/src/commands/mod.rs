@@ -146,7 +146,7 @@ pub fn unsound(r: &ResultsFile) -> Vec<String> {
     let mut out: Vec<String> = stall_warning(r).into_iter().collect();
     if r.stations
         .iter()
-        .all(|s| s.rx_bytes_down + s.rx_bytes_up == 0)
+        .all(|s| s.rx_bytes_down == 0 && s.rx_bytes_up == 0)
     {
         let m = &r.metadata;
         out.push(format!(

@@ -7,10 +7,11 @@
 use super::{loss_cell, percentile_cell, Row};
 use crate::results::{FlowSummary, ResultsFile};
 use airq_sim::metrics::distribution::Distribution;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// What kind of traffic a flow is, which decides the figures shown for it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Kind {
     Tcp,
     Udp,
@@ -66,7 +67,8 @@ pub(super) fn dscp_class(dscp: u8) -> String {
 }
 
 /// Each flow's name in a table: station, test, direction and class, with `#k` after
-/// flows of one kind that would otherwise share one (several flows of one test).
+/// flows of one kind that would otherwise share one (several flows of one test). Counted
+/// in a map, so that 65,535 stations' flows take milliseconds, not minutes (issue 20).
 pub(super) fn flow_labels(flows: &[FlowSummary]) -> Vec<String> {
     let base: Vec<(Kind, String)> = flows
         .iter()
@@ -76,13 +78,18 @@ pub(super) fn flow_labels(flows: &[FlowSummary]) -> Vec<String> {
             (Kind::of(f), label)
         })
         .collect();
+    let mut total: HashMap<&(Kind, String), usize> = HashMap::with_capacity(base.len());
+    for b in &base {
+        *total.entry(b).or_default() += 1;
+    }
+    let mut seen: HashMap<&(Kind, String), usize> = HashMap::with_capacity(base.len());
     base.iter()
-        .enumerate()
-        .map(|(i, b)| {
-            if base.iter().filter(|o| *o == b).count() == 1 {
+        .map(|b| {
+            if total[b] == 1 {
                 return b.1.clone();
             }
-            let k = base[..i].iter().filter(|o| *o == b).count() + 1;
+            let k = seen.entry(b).or_default();
+            *k += 1;
             format!("{} #{k}", b.1)
         })
         .collect()
@@ -268,6 +275,43 @@ mod tests {
         assert_eq!(
             named,
             ["BE", "CS1", "AF11", "AF21", "AF31", "AF41", "AF42", "CS5", "VA", "EF", "CS6", "13"]
+        );
+    }
+
+    fn flow(station: &str, test: &str) -> FlowSummary {
+        FlowSummary {
+            station: station.into(),
+            test: test.into(),
+            direction: "down".into(),
+            dscp: 0,
+            goodput_mbps: 0.0,
+            rtt_ms: Vec::new(),
+            pings_sent: None,
+            pings_lost: None,
+            voip: None,
+            tcp: None,
+            page_load_s: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn flows_sharing_a_name_are_numbered_in_order_and_others_are_not() {
+        let flows = [
+            flow("a", "tcp_download"),
+            flow("b", "tcp_download"),
+            flow("a", "tcp_download"),
+            flow("a", "udp_flood"),
+            flow("a", "tcp_download"),
+        ];
+        assert_eq!(
+            flow_labels(&flows),
+            [
+                "a tcp_download down BE #1",
+                "b tcp_download down BE",
+                "a tcp_download down BE #2",
+                "a udp_flood down BE",
+                "a tcp_download down BE #3",
+            ]
         );
     }
 }

@@ -59,23 +59,30 @@ fn results_file_target() {
 
 /// Two ping flows to one station whose request counts near `u64::MAX` overflowed their
 /// sum in `ResultsFile::station_ping` — a panic in debug builds (`airq show` and every
-/// table), a wrapped count in release. The file is a seed of the results target, so the
-/// harness replays it too; the count now saturates.
+/// table), a wrapped count in release; later a count saturated to `u64::MAX` and shown
+/// as if measured. The file is a seed of the results target, so the harness replays it
+/// too; loading now refuses it, naming the flow whose count passes the limit.
 #[test]
-fn ping_counts_of_a_mangled_file_saturate() {
+fn ping_counts_of_a_mangled_file_are_refused() {
     let path = corpus("results_file").join("pings-sent-overflow.json");
     let json = std::fs::read_to_string(path).unwrap();
-    let r = airq_cli::results::from_json(&json).unwrap();
-    assert_eq!(r.station_ping("near1").unwrap().sent, Some(u64::MAX));
+    let e = airq_cli::results::from_json(&json).unwrap_err().to_string();
+    assert!(
+        e.starts_with("flows[6].pings_sent: the run's ping requests add up past"),
+        "{e}"
+    );
     airq_fuzz::results_file(json.as_bytes());
 }
 
 /// A per-flow cumulative byte count of `u64::MAX` in the series overflowed the sum over
 /// a station's flows in the plots' view (`report_view`'s per-step goodput) — a panic
 /// in debug builds of `airq plot`, a wrapped rate in release. Found by the harness in a
-/// debug build (2,000 mutants, seed 1); the sum now saturates.
+/// debug build (2,000 mutants, seed 1); the sum then saturated, and loading now refuses
+/// the file, naming the sample.
 #[test]
-fn a_flow_byte_count_of_u64_max_in_the_series_saturates() {
+fn a_flow_byte_count_of_u64_max_in_the_series_is_refused() {
     let path = corpus("results_file").join("series-flow-rx-bytes-overflow.json.gz");
+    let e = airq_cli::results::load(&path).unwrap_err().to_string();
+    assert!(e.contains(": series.flow_rx_bytes["), "{e}");
     airq_fuzz::results_file(&std::fs::read(path).unwrap());
 }

@@ -121,10 +121,12 @@ impl Figure for LatencyCdf<'_> {
 /// `pings_sent`, else their replies).
 fn pooled<'s>(stations: impl IntoIterator<Item = &'s StationView>) -> (Vec<f64>, usize) {
     let mut rtts = Vec::new();
-    let mut sent = 0;
+    let mut sent = 0usize;
     for sta in stations {
         rtts.extend(sta.ping_rtt_ms.iter().map(|p| p.1));
-        sent += sta.pings_sent.map_or(sta.ping_rtt_ms.len(), |n| n as usize);
+        // Validation refused counts whose sum does not fit; saturating all the same.
+        let n = sta.pings_sent.map_or(sta.ping_rtt_ms.len(), |n| n as usize);
+        sent = sent.saturating_add(n);
     }
     (rtts, sent)
 }

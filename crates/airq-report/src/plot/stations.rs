@@ -13,19 +13,27 @@
 //! treats worst and best, the median the typical one: a slow station starved or hogging
 //! the air sits at one end of the ranking under any design worth comparing.
 
+use std::collections::HashMap;
+
 use plotters::style::RGBColor;
 
 use super::legend::{Entry, Marker};
 use crate::model::Comparison;
 use crate::theme;
 
-/// Station names of a comparison and the ones drawn one by one.
+/// Station names of a comparison and the ones drawn one by one. Names are looked up in
+/// a map: the figures ask for every station's colour, and a scan of the names for each
+/// made them quadratic in stations (minutes at 65,535; issue 20).
 pub(crate) struct StationColours {
     /// Every station, in order of first appearance.
     names: Vec<String>,
+    /// Each name's position in `names`.
+    index: HashMap<String, usize>,
     /// Positions in `names` of the stations drawn one by one, in legend order; every
     /// station when they are few.
     drawn: Vec<usize>,
+    /// Per position in `names`, its position in `drawn`, if it is drawn.
+    drawn_at: Vec<Option<usize>>,
     /// The design the drawn stations were chosen under, when they were chosen.
     chosen_under: Option<String>,
 }
@@ -33,9 +41,11 @@ pub(crate) struct StationColours {
 impl StationColours {
     pub(crate) fn of(comparison: &Comparison) -> Self {
         let mut names: Vec<String> = Vec::new();
+        let mut index: HashMap<String, usize> = HashMap::new();
         let mut goodput_mbps: Vec<f64> = Vec::new();
         for sta in comparison.runs.iter().flat_map(|r| &r.stations) {
-            if !names.contains(&sta.name) {
+            if !index.contains_key(&sta.name) {
+                index.insert(sta.name.clone(), names.len());
                 names.push(sta.name.clone());
                 goodput_mbps.push(sta.goodput_mbps);
             }
@@ -47,9 +57,17 @@ impl StationColours {
                 .first()
                 .map_or_else(String::new, |r| r.config.clone())
         });
+        let drawn = chosen.unwrap_or_else(|| (0..names.len()).collect());
+        let mut drawn_at = vec![None; names.len()];
+        for (k, &i) in drawn.iter().enumerate() {
+            // The first position of a station chosen twice, as a scan of `drawn` found.
+            drawn_at[i].get_or_insert(k);
+        }
         StationColours {
-            drawn: chosen.unwrap_or_else(|| (0..names.len()).collect()),
+            drawn,
+            drawn_at,
             names,
+            index,
             chosen_under,
         }
     }
@@ -59,17 +77,13 @@ impl StationColours {
     pub(crate) fn colour(&self, name: &str) -> RGBColor {
         match self.index(name) {
             None => RGBColor(0, 0, 0),
-            Some(i) => self
-                .drawn
-                .iter()
-                .position(|&d| d == i)
-                .map_or(theme::OTHERS_COLOUR, theme::station_colour),
+            Some(i) => self.drawn_at[i].map_or(theme::OTHERS_COLOUR, theme::station_colour),
         }
     }
 
     /// The station's position in first-appearance order.
     pub(crate) fn index(&self, name: &str) -> Option<usize> {
-        self.names.iter().position(|n| n == name)
+        self.index.get(name).copied()
     }
 
     /// All names, in order of first appearance.
@@ -84,8 +98,7 @@ impl StationColours {
 
     /// The position of station `name` among the drawn ones, if it is drawn.
     pub(crate) fn drawn_position(&self, name: &str) -> Option<usize> {
-        let i = self.index(name)?;
-        self.drawn.iter().position(|&d| d == i)
+        self.drawn_at[self.index(name)?]
     }
 
     /// Whether some stations are shown only through aggregates.
