@@ -132,6 +132,18 @@ pub fn ap_data(ap: &ApConfig) -> Value {
             }),
         );
     }
+    if let Some(p) = &ap.aggregation.qos {
+        m.insert(
+            "qos_aggregate".into(),
+            json!({
+                "enabled": true,
+                "max_vo_frames": p.max_vo_frames,
+                "max_contenders": p.max_contenders,
+                "contention_window_ms": p.contention_window.as_millis(),
+                "max_wait_us": p.max_wait.as_micros(),
+            }),
+        );
+    }
     if let Some(p) = &ap.aggregation.just_in_time {
         m.insert(
             "just_in_time".into(),

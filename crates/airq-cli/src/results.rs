@@ -129,6 +129,29 @@ pub struct AggregationSummary {
     pub sizing: Option<AggregateSizingSummary>,
     /// Just-in-time aggregates, when on.
     pub just_in_time: Option<JustInTimeSummary>,
+    /// Combined QoS aggregates, when on (absent otherwise, and in files written
+    /// before they existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qos_aggregate: Option<QosAggregateSummary>,
+}
+
+/// Combined QoS aggregates' counters (`airq::aggregate::QosAggregateStats`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QosAggregateSummary {
+    /// BE/VI A-MPDUs that carried VO frames at their head.
+    pub combined_aggregates: u64,
+    /// VO frames sent in them.
+    pub vo_frames_combined: u64,
+    /// VO TXOPs saved (at least one per combined aggregate).
+    pub vo_txops_saved: u64,
+    /// Times VO frames went in their own TXOP although a carrier was coming because
+    /// the VO queue was longer than `max_vo_frames`.
+    pub own_txop_occupancy: u64,
+    /// ... because more than `max_contenders` stations contended.
+    pub own_txop_contention: u64,
+    /// ... because they had waited `max_wait_us`.
+    pub own_txop_waited: u64,
 }
 
 /// Dynamic aggregate sizing's counters.

@@ -9,7 +9,7 @@
 //! order); we print each under its own name.
 
 use crate::admission::{AdmissionParams, AdmissionStats};
-use crate::aggregate::{AggregateSizingStats, JustInTimeStats};
+use crate::aggregate::{AggregateSizingStats, JustInTimeStats, QosAggregateStats};
 use crate::airtime::StationAirtimeStats;
 use crate::aql::{Aql, AqlError};
 use crate::fq::{FqParams, FqStats, Quantum, TinStats};
@@ -84,6 +84,23 @@ impl fmt::Display for JustInTimeReport<'_> {
         writeln!(f, "access name value")?;
         writeln!(f, "R jit_builds_scheduled {}", self.0.scheduled)?;
         writeln!(f, "R jit_builds_late {}", self.0.late)
+    }
+}
+
+/// Combined QoS aggregates' counters ([`crate::aggregate::qos_aggregate`]; not in
+/// Linux), as `access name value` rows.
+pub struct QosAggregateReport<'a>(pub &'a QosAggregateStats);
+
+impl fmt::Display for QosAggregateReport<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.0;
+        writeln!(f, "access name value")?;
+        writeln!(f, "R qos_combined_aggregates {}", s.combined_aggregates)?;
+        writeln!(f, "R qos_vo_frames_combined {}", s.vo_frames_combined)?;
+        writeln!(f, "R qos_vo_txops_saved {}", s.vo_txops_saved)?;
+        writeln!(f, "R qos_own_txop_occupancy {}", s.own_txop_occupancy)?;
+        writeln!(f, "R qos_own_txop_contention {}", s.own_txop_contention)?;
+        writeln!(f, "R qos_own_txop_waited {}", s.own_txop_waited)
     }
 }
 
@@ -281,6 +298,24 @@ mod tests {
         );
         let none = AggregateSizingStats::default();
         assert!(format!("{}", AggregateSizingReport(&none)).ends_with("mean_cap_us 0\n"));
+    }
+
+    #[test]
+    fn qos_aggregate_rows() {
+        let stats = QosAggregateStats {
+            combined_aggregates: 5,
+            vo_frames_combined: 6,
+            vo_txops_saved: 5,
+            own_txop_occupancy: 1,
+            own_txop_contention: 2,
+            own_txop_waited: 3,
+        };
+        assert_eq!(
+            format!("{}", QosAggregateReport(&stats)),
+            "access name value\nR qos_combined_aggregates 5\nR qos_vo_frames_combined 6\n\
+             R qos_vo_txops_saved 5\nR qos_own_txop_occupancy 1\nR qos_own_txop_contention 2\n\
+             R qos_own_txop_waited 3\n"
+        );
     }
 
     #[test]

@@ -47,6 +47,8 @@ pub struct ApSection {
     pub aggregate_sizing: Option<AggregateSizingSection>,
     /// Just-in-time aggregates in the softmac driver (seed §4.1), off by default.
     pub just_in_time: Option<JustInTimeSection>,
+    /// Combined QoS aggregates (seed §4.3), off by default.
+    pub qos_aggregate: Option<QosAggregateSection>,
     /// Soft admission control of VO/VI (seed §4.3), off by default.
     pub admission: Option<AdmissionSection>,
     /// A time-based retry limit (seed §4.1), off by default.
@@ -241,6 +243,25 @@ pub struct JustInTimeSection {
     pub lead_time_us: Option<u32>,
     /// The host's scheduling lateness is uniform up to this, µs.
     pub max_jitter_us: Option<u32>,
+}
+
+/// `[ap.qos_aggregate]`: combined QoS aggregates (seed netdev 2.2 §4.3, "Improved
+/// network efficiency"; `airq::aggregate::qos_aggregate`): a station's queued VO frames
+/// ride at the head of its next BE/VI A-MPDU when its VO queue is short and few
+/// stations contend, instead of a VO TXOP of their own.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QosAggregateSection {
+    /// On or off; must be given when a parameter is.
+    pub enabled: Option<bool>,
+    /// Most VO frames queued (and carried) for the combination to apply.
+    pub max_vo_frames: Option<u16>,
+    /// Most stations heard within `contention_window_ms` for it to apply.
+    pub max_contenders: Option<u32>,
+    /// How far back a station heard counts as contending, ms.
+    pub contention_window_ms: Option<u32>,
+    /// The longest a VO frame waits for a carrier, µs.
+    pub max_wait_us: Option<u32>,
 }
 
 /// `[ap.admission]`: soft admission control (seed netdev 2.2 §4.3, `airq::admission`):

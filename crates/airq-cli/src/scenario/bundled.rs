@@ -41,6 +41,10 @@ pub const BUNDLED: &[(&str, &str)] = &[
         include_str!("../../../../scenarios/near-far.toml"),
     ),
     (
+        "qos-aggregates",
+        include_str!("../../../../scenarios/qos-aggregates.toml"),
+    ),
+    (
         "rate-vs-range",
         include_str!("../../../../scenarios/rate-vs-range.toml"),
     ),

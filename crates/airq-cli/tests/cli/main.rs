@@ -14,6 +14,7 @@ mod outputs;
 mod ping;
 mod plots;
 mod policies;
+mod qos_aggregate;
 mod radio;
 mod reference;
 mod reproduce;

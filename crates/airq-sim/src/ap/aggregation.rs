@@ -8,12 +8,16 @@
 //!   firmware queue, the PPDU on the air). It applies wherever the AP builds an
 //!   aggregate, in either driver model; it only lowers the duration bound of
 //!   [`AggregateLimits`] (the byte, subframe and BlockAck-window bounds stay).
+//! - Combined QoS aggregates ([`airq::aggregate::qos_aggregate`], seed §4.3): a
+//!   station's queued VO frames ride at the head of its next BE/VI A-MPDU
+//!   ([`super::qos_aggregate`]); softmac driver over FQ-MAC only.
 
 use super::stats::LayerBacklog;
 use crate::mac::link::{BssConfig, StationLink};
 use crate::mac::tid_tx::AggregateLimits;
 use airq::aggregate::{
-    AggregateSizing, AggregateSizingError, AggregateSizingParams, JustInTimeError, JustInTimeParams,
+    AggregateSizing, AggregateSizingError, AggregateSizingParams, JustInTimeError,
+    JustInTimeParams, QosAggregateError, QosAggregateParams,
 };
 
 /// Which of the options are on, with their parameters.
@@ -25,11 +29,20 @@ pub struct AggregationConfig {
     /// Just-in-time aggregates ([`super::just_in_time`]), softmac driver only; `None`
     /// (the default): ath9k's two A-MPDUs per hardware queue.
     pub just_in_time: Option<JustInTimeParams>,
+    /// Combined QoS aggregates, softmac driver over FQ-MAC only; `None` (the default):
+    /// VO frames go in VO TXOPs of their own, as in Linux.
+    pub qos: Option<QosAggregateParams>,
 }
 
 impl AggregationConfig {
     /// Checks the options' parameters; `softmac`: the driver builds aggregates itself.
     pub fn validate(&self, softmac: bool) -> Result<(), AggregationError> {
+        if let Some(p) = &self.qos {
+            p.validate().map_err(AggregationError::Qos)?;
+            if !softmac {
+                return Err(AggregationError::QosWithoutSoftmac);
+            }
+        }
         if let Some(p) = &self.sizing {
             p.validate().map_err(AggregationError::Sizing)?;
         }
@@ -50,6 +63,9 @@ pub enum AggregationError {
     JustInTime(JustInTimeError),
     /// Just-in-time aggregates are a softmac driver's: a firmware builds its own.
     JustInTimeWithoutSoftmac,
+    Qos(QosAggregateError),
+    /// Combined QoS aggregates are modelled in the softmac driver only.
+    QosWithoutSoftmac,
 }
 
 impl std::fmt::Display for AggregationError {
@@ -60,6 +76,12 @@ impl std::fmt::Display for AggregationError {
             AggregationError::JustInTimeWithoutSoftmac => write!(
                 f,
                 "just_in_time needs driver softmac: a firmware builds its aggregates itself"
+            ),
+            AggregationError::Qos(e) => write!(f, "qos_aggregate: {e}"),
+            AggregationError::QosWithoutSoftmac => write!(
+                f,
+                "qos_aggregate needs driver softmac: a firmware builds its aggregates itself \
+                 (not modelled)"
             ),
         }
     }

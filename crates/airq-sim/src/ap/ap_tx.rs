@@ -12,6 +12,7 @@ use super::legacy_mac::LegacyMac;
 use super::mac_layer::MacLayer;
 use super::mac_tx::MacTx;
 use super::qdisc::Qdisc;
+use super::qos_aggregate::QosCombine;
 use super::soft_admission::{AdmissionCounters, SoftAdmission};
 use super::softmac::Softmac;
 use super::stats::{ApBacklog, LayerBacklog, StationTxStats};
@@ -22,7 +23,7 @@ use crate::mac::link::{BssConfig, StationLink};
 use crate::mac::txpath::{DropCause, TxOutcome, TxOutput, TxPath};
 use crate::net::packet::SimPacket;
 use airq::admission::{AdmissionParams, AdmissionStats};
-use airq::aggregate::{AggregateSizing, AggregateSizingStats, JustInTimeStats};
+use airq::aggregate::{AggregateSizing, AggregateSizingStats, JustInTimeStats, QosAggregateStats};
 use airq::airtime::{AirtimeScheduler, GroupMode, SchedulingMode};
 use airq::aql::Aql;
 use airq::fq::FqStats;
@@ -212,6 +213,7 @@ impl ApTx {
             config.driver.max_subframes(),
         );
         mac_tx.sizing = config.aggregation.sizing.map(AggregateSizing::new);
+        mac_tx.qos = config.aggregation.qos.map(|p| QosCombine::new(p, stations));
         mac_tx.retry_time = config.retry_time;
         if let (Driver::Softmac(d), Some(p)) = (&mut driver, config.aggregation.just_in_time) {
             d.jit = Some(Box::new(JitTimer::new(p)));
@@ -296,10 +298,8 @@ impl ApTx {
         } else {
             None
         };
-        match (driver, limit) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        let qos = self.mac_tx.qos_poll_at();
+        [driver, limit, qos].into_iter().flatten().min()
     }
 
     /// Does what [`poll_at`](Self::poll_at) asked for, at `now`: the driver's deferred
@@ -312,6 +312,14 @@ impl ApTx {
                     d.make_due(&self.mac_tx, now);
                 }
                 d.handle_timeout(&mut self.mac_tx, now, out);
+                // Combined QoS aggregates: VO frames that waited long enough for a
+                // carrier go in a VO round of their own.
+                if self.mac_tx.qos_poll_at().is_some_and(|t| t <= now) {
+                    if let Some(q) = &mut self.mac_tx.qos {
+                        q.expire(now);
+                    }
+                    d.fill(&mut self.mac_tx, Ac::Vo, now, out);
+                }
             }
             Driver::Firmware(d) => {
                 if self.limit_groups {
@@ -483,6 +491,11 @@ impl ApTx {
         }
     }
 
+    /// Combined QoS aggregates' counters (seed §4.3), when they are on.
+    pub fn qos_aggregate_stats(&self) -> Option<QosAggregateStats> {
+        self.mac_tx.qos.as_ref().map(|q| *q.rule.stats())
+    }
+
     /// The counters of the aggregation options that are on (seed §4.1).
     pub fn aggregation_stats(&self) -> (Option<AggregateSizingStats>, Option<JustInTimeStats>) {
         let jit = match &self.driver {
@@ -612,6 +625,9 @@ impl TxPath for ApTx {
                 // `ath_tx_queue_tid` → `ieee80211_schedule_txq` on completion).
                 if self.mac_tx.tid_pending(done.key) > 0 {
                     self.mac_tx.return_txq(done.key, true, now);
+                }
+                for &rider in &done.riders {
+                    d.riders_completed(&mut self.mac_tx, rider, now);
                 }
             }
             Driver::Firmware(d) => {

@@ -401,6 +401,9 @@ impl ApConfig {
                 return Err(ApConfigError::AdmissionWithoutFqMac);
             }
         }
+        if self.aggregation.qos.is_some() && !matches!(self.mac, MacConfig::FqMac(_)) {
+            return Err(ApConfigError::QosAggregateWithoutFqMac);
+        }
         let softmac = matches!(self.driver, DriverConfig::Softmac { .. });
         self.aggregation
             .validate(softmac)

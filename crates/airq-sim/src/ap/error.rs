@@ -61,6 +61,9 @@ pub enum ApConfigError {
     Admission(airq::admission::AdmissionParamsError),
     /// Soft admission control without FQ-MAC, whose sojourn it measures.
     AdmissionWithoutFqMac,
+    /// Combined QoS aggregates without FQ-MAC (the seed's proposal is over mac80211's
+    /// TXQs).
+    QosAggregateWithoutFqMac,
     /// A BSS parameter the transmit path cannot work with.
     Bss(&'static str),
     /// A station's link parameter the transmit path cannot work with.
@@ -130,6 +133,10 @@ impl fmt::Display for ApConfigError {
             ApConfigError::AdmissionWithoutFqMac => write!(
                 f,
                 "admission needs mac fq_mac: it measures the sojourn in FQ-MAC's queues"
+            ),
+            ApConfigError::QosAggregateWithoutFqMac => write!(
+                f,
+                "qos_aggregate needs mac fq_mac: it holds VO frames in mac80211's TXQs"
             ),
             ApConfigError::Bss(reason) => write!(f, "BSS: {reason}"),
             ApConfigError::Link { station, reason } => write!(f, "{station}: {reason}"),

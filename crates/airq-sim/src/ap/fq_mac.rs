@@ -60,6 +60,13 @@ impl FqMac {
         self.fq.has_queue(self.tins[key.index()]).unwrap_or(false)
     }
 
+    /// Packets queued for the station-TID.
+    pub(super) fn backlog_packets(&self, key: TxqKey) -> u32 {
+        self.fq
+            .tin_stats(self.tins[key.index()])
+            .map_or(0, |s| s.backlog_packets)
+    }
+
     pub(super) fn stats(&self) -> FqStats {
         self.fq.stats()
     }

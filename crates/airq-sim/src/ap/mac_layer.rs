@@ -55,6 +55,14 @@ impl MacLayer {
         }
     }
 
+    /// Packets queued for the station-TID.
+    pub(super) fn backlog_packets(&self, key: TxqKey) -> u32 {
+        match self {
+            MacLayer::Legacy(m) => u32::try_from(m.len(key)).unwrap_or(u32::MAX),
+            MacLayer::FqMac(m) => m.backlog_packets(key),
+        }
+    }
+
     /// A frame of `ac` that went through this layer was completed; whether that woke the
     /// AC's netdev queue.
     pub(super) fn frame_done(&mut self, ac: Ac) -> bool {

@@ -9,8 +9,9 @@ use super::aggregation::sized_limits;
 use super::aql_gate::AqlGate;
 use super::ledger::{Layer, Ledger};
 use super::mac_layer::MacLayer;
+use super::qos_aggregate::{carrier_keys, vo_keys, QosCombine};
 use super::txq_key::TxqKey;
-use crate::mac::frame::Ppdu;
+use crate::mac::frame::{Mpdu, Ppdu};
 use crate::mac::link::{BssConfig, StationLink};
 use crate::mac::rate_control::{RateControl, TxRate};
 use crate::mac::retry_time::RetryTimeParams;
@@ -47,6 +48,8 @@ pub(super) struct MacTx {
     pub(super) sizing: Option<AggregateSizing>,
     /// The time-based retry limit, if on ([`crate::mac::retry_time`]).
     pub(super) retry_time: Option<RetryTimeParams>,
+    /// Combined QoS aggregates, if on ([`super::qos_aggregate`]).
+    pub(super) qos: Option<QosCombine>,
 }
 
 /// What a completion freed, for the driver model.
@@ -58,6 +61,8 @@ pub(super) struct Completed {
     pub(super) woke: bool,
     /// What became of the PPDU's MPDUs.
     pub(super) outcome: TxOutcome,
+    /// The station-TIDs of VO frames that rode in the PPDU (combined QoS aggregates).
+    pub(super) riders: Vec<TxqKey>,
 }
 
 impl MacTx {
@@ -99,6 +104,7 @@ impl MacTx {
             rate_control,
             sizing: None,
             retry_time: None,
+            qos: None,
         }
     }
 
@@ -201,6 +207,10 @@ impl MacTx {
         let s = key.station();
         let limits = self.next_limits(key);
         let (tx, limits) = self.rate_for(key, &limits, now);
+        let riders = match self.qos.is_some() && matches!(key.ac(), Ac::Be | Ac::Vi) {
+            true if limits.ampdu && limits.max_subframes > 1 => self.take_riders(s, now, out),
+            _ => Vec::new(),
+        };
         let MacTx {
             bss,
             mac,
@@ -212,13 +222,115 @@ impl MacTx {
         } = self;
         // AQL's estimate takes the last rate used, as mac80211's does.
         let rate = rate_control[s.index()].last_rate();
-        tid_tx[key.index()].build_ppdu_at(
+        let ppdu = tid_tx[key.index()].build_ppdu_carrying(
             (NodeId::Ap, NodeId::Sta(s), key.tid()),
             bss,
             tx.rate,
             &limits,
+            riders,
             || pull_from_mac(mac, gate, ledger, out, key, &rate, now),
-        )
+        );
+        if key.ac() == Ac::Vo {
+            if let Some(q) = &mut self.qos {
+                if !vo_keys(s).any(|k| self.mac.has_queue(k)) {
+                    q.released(s);
+                }
+            }
+        }
+        ppdu
+    }
+
+    /// Combined QoS aggregates: the VO frames of station `s` that ride at the head of
+    /// the BE/VI A-MPDU being built (none unless the rule allows), pulled through the
+    /// AQL gate (charged to VO) and numbered in their own TID's BlockAck state.
+    fn take_riders(&mut self, s: StationId, now: Instant, out: &mut TxOutput) -> Vec<Mpdu> {
+        let MacTx {
+            mac,
+            gate,
+            ledger,
+            tid_tx,
+            limits,
+            rate_control,
+            qos,
+            ..
+        } = self;
+        let Some(q) = qos else {
+            return Vec::new();
+        };
+        // Retries of VO frames go in VO's own PPDUs: a TID with some waiting carries none.
+        let ready = |k: &TxqKey| mac.has_queue(*k) && tid_tx[k.index()].pending_len() == 0;
+        let queued: u32 = vo_keys(s)
+            .filter(ready)
+            .map(|k| mac.backlog_packets(k))
+            .sum();
+        if queued == 0 {
+            return Vec::new();
+        }
+        let mut budget = q.rule.to_carry(queued, q.contenders(now));
+        let rate = rate_control[s.index()].last_rate();
+        let mut riders = Vec::new();
+        for k in vo_keys(s) {
+            let window = limits[k.index()].ba_window;
+            while budget > 0 && limits[k.index()].ampdu && tid_tx[k.index()].may_number(window) {
+                let Some(p) = pull_from_mac(mac, gate, ledger, out, k, &rate, now) else {
+                    break;
+                };
+                riders.push(tid_tx[k.index()].number(p));
+                budget -= 1;
+            }
+        }
+        q.rule.carried(riders.len() as u32);
+        if !vo_keys(s).any(|k| mac.has_queue(k)) {
+            q.released(s);
+        }
+        riders
+    }
+
+    /// Combined QoS aggregates: whether the station's VO TXQ `key`, handed out by the
+    /// scheduler, is handed back unserved, its frames waiting for the station's next
+    /// BE/VI A-MPDU ([`super::qos_aggregate`]). False when off and for other ACs.
+    pub(super) fn vo_waits_for_carrier(&mut self, key: TxqKey, now: Instant) -> bool {
+        let MacTx {
+            mac,
+            tid_tx,
+            limits,
+            qos,
+            ..
+        } = self;
+        let Some(q) = qos else {
+            return false;
+        };
+        if key.ac() != Ac::Vo {
+            return false;
+        }
+        let s = key.station();
+        let retries = vo_keys(s).any(|k| tid_tx[k.index()].pending_len() > 0);
+        let carrier = carrier_keys(s).any(|k| {
+            limits[k.index()].ampdu && (mac.has_queue(k) || tid_tx[k.index()].pending_len() > 0)
+        });
+        let queued: u32 = vo_keys(s).map(|k| mac.backlog_packets(k)).sum();
+        if retries || !carrier || queued == 0 {
+            q.released(s);
+            return false;
+        }
+        q.hold(s, queued, now)
+    }
+
+    /// Combined QoS aggregates: when the first wait of VO frames for a carrier ends.
+    pub(super) fn qos_poll_at(&self) -> Option<Instant> {
+        self.qos.as_ref().and_then(QosCombine::poll_at)
+    }
+
+    /// Combined QoS aggregates: every VO frame in the MAC layer waits for a carrier and
+    /// no VO retry waits, so a VO round has nothing to send until a wait ends.
+    pub(super) fn vo_only_held(&self) -> bool {
+        let Some(q) = &self.qos else {
+            return false;
+        };
+        (0..self.links.len() as u32).map(StationId).all(|s| {
+            vo_keys(s).all(|k| self.tid_tx[k.index()].pending_len() == 0)
+                && (q.is_held(s) || !vo_keys(s).any(|k| self.mac.has_queue(k)))
+        })
     }
 
     /// Builds the station-TID's next PPDU from frames the caller already holds below the
@@ -303,9 +415,23 @@ impl MacTx {
         let (rate, mpdus) = (ppdu.rate, ppdu.mpdus.len() as u32);
         let ac = key.ac();
         let airtime_us = round_to_micros(airtime);
+        // A multi-TID A-MPDU (combined QoS aggregates): the VO MPDUs at its head are
+        // split off, charged their share of the airtime by length and completed in
+        // their own TID's BlockAck state.
+        let mut ppdu = ppdu;
+        let riders = match &self.qos {
+            Some(_) if ppdu.mpdus.iter().any(|m| m.packet.tid != ppdu.tid) => {
+                split_riders(&mut ppdu)
+            }
+            _ => Vec::new(),
+        };
+        let own_us = charge_riders(&riders, &ppdu, airtime_us, |tid, us| {
+            let r = self.sched.register_airtime(station, tid, us, 0, now);
+            debug_assert!(r.is_ok(), "{r:?}");
+        });
         let r = self
             .sched
-            .register_airtime(station, key.tid(), airtime_us, 0, now);
+            .register_airtime(station, key.tid(), own_us, 0, now);
         debug_assert!(r.is_ok(), "{r:?}");
         let stats = &mut self.ledger.stations[station.index()];
         stats.ppdus += 1;
@@ -324,18 +450,28 @@ impl MacTx {
             ..
         } = self;
         let timed = retry_time.as_ref().map(|p| (p, now - airtime, now));
+        let mut rider_keys = Vec::new();
+        for rider in riders {
+            let k = TxqKey::new(station, rider.tid);
+            rider_keys.push(k);
+            tid_tx[k.index()].complete_timed(rider, bss.retry_limit, timed, completion);
+        }
         tid_tx[key.index()].complete_timed(ppdu, bss.retry_limit, timed, completion);
         let outcome = completion.outcome();
         rate_control[station.index()].tx_status(&rate, mpdus, outcome.acked, now);
         ledger.stations[station.index()].retries += u64::from(completion.retried);
         completion.retried = 0;
-        let (mut released_us, mut frames, mut woke) = (0u32, 0u32, false);
+        let (mut released_us, mut frames, mut woke) = ([0u32; Ac::COUNT], 0u32, false);
+        let multi_tid = !rider_keys.is_empty();
+        // The TID (and so AC) each frame was sent on: the PPDU's, but for riders.
+        let tid_of = |p: &SimPacket| if multi_tid { p.tid } else { key.tid() };
         // Each acknowledged or dropped frame leaves the driver: the airtime it was charged.
         let mut release = |p: &SimPacket| {
             let us = p.airtime_est_us;
-            released_us = released_us.saturating_add(us);
+            let a = tid_of(p).ac().index();
+            released_us[a] = released_us[a].saturating_add(us);
             frames += 1;
-            woke |= mac.frame_done(ac);
+            woke |= mac.frame_done(tid_of(p).ac());
             us
         };
         for (seq, p) in completion.delivered.drain(..) {
@@ -344,20 +480,35 @@ impl MacTx {
         }
         for (seq, p) in completion.dropped.drain(..) {
             let us = release(&p);
-            out.given_up.push(seq);
+            out.given_up.push((tid_of(&p), seq));
             ledger.drop(Layer::Driver(us), p, DropCause::RetryLimit, out);
         }
         for (seq, p) in completion.expired.drain(..) {
             let us = release(&p);
-            out.given_up.push(seq);
+            out.given_up.push((tid_of(&p), seq));
             ledger.drop(Layer::Driver(us), p, DropCause::RetryTimeLimit, out);
         }
-        gate.complete(station, ac, released_us, now, mac.has_queue(key));
+        for &k in &rider_keys {
+            let a = k.ac().index();
+            if released_us[a] > 0 {
+                let backlogged = vo_keys(station).any(|k| mac.has_queue(k));
+                gate.complete(station, k.ac(), released_us[a], now, backlogged);
+                released_us[a] = 0;
+            }
+        }
+        gate.complete(
+            station,
+            ac,
+            released_us[ac.index()],
+            now,
+            mac.has_queue(key),
+        );
         Some(Completed {
             key,
             frames,
             woke,
             outcome,
+            riders: rider_keys,
         })
     }
 
@@ -369,6 +520,9 @@ impl MacTx {
         airtime: Duration,
         now: Instant,
     ) {
+        if let Some(q) = &mut self.qos {
+            q.heard(station, now);
+        }
         let us = round_to_micros(airtime);
         self.ledger.stations[station.index()].rx_airtime_us += u64::from(us);
         let r = self.sched.register_airtime(station, tid, 0, us, now);
@@ -401,6 +555,65 @@ fn pull_from_mac(
     gate.charge(station, ac, us);
     ledger.entered(Layer::Driver(us), &packet);
     Some(packet)
+}
+
+/// Takes the MPDUs of other TIDs than the PPDU's out of a multi-TID A-MPDU, one PPDU of
+/// them per TID (in the order they first appear), for their own TIDs' completion.
+fn split_riders(ppdu: &mut Ppdu) -> Vec<Ppdu> {
+    let own = ppdu.tid;
+    let mut riders: Vec<Ppdu> = Vec::new();
+    let mut mine = Vec::with_capacity(ppdu.mpdus.len());
+    for m in ppdu.mpdus.drain(..) {
+        let tid = m.packet.tid;
+        if tid == own {
+            mine.push(m);
+            continue;
+        }
+        match riders.iter_mut().find(|r| r.tid == tid) {
+            Some(r) => r.mpdus.push(m),
+            None => riders.push(Ppdu {
+                src: ppdu.src,
+                dst: ppdu.dst,
+                tid,
+                ac: ppdu.ac,
+                rate: ppdu.rate,
+                band: ppdu.band,
+                aggregate: ppdu.aggregate,
+                mpdus: vec![m],
+                duration: ppdu.duration,
+            }),
+        }
+    }
+    ppdu.mpdus = mine;
+    riders
+}
+
+/// Charges each rider TID its share of the PPDU's `airtime_us` (by MPDU length, rounded
+/// down) through `charge`; returns what is left for the PPDU's own TID (all of it
+/// without riders).
+fn charge_riders(
+    riders: &[Ppdu],
+    own: &Ppdu,
+    airtime_us: u32,
+    mut charge: impl FnMut(airq::Tid, u32),
+) -> u32 {
+    if riders.is_empty() {
+        return airtime_us;
+    }
+    let bytes = |p: &Ppdu| {
+        p.mpdus
+            .iter()
+            .map(|m| u64::from(m.mpdu_bytes()))
+            .sum::<u64>()
+    };
+    let total = riders.iter().map(bytes).sum::<u64>() + bytes(own);
+    let mut left = airtime_us;
+    for r in riders {
+        let share = (u64::from(airtime_us) * bytes(r) / total.max(1)) as u32;
+        charge(r.tid, share);
+        left -= share.min(left);
+    }
+    left
 }
 
 /// Airtime in whole microseconds, rounded to nearest, saturating at `u32::MAX`.

@@ -50,6 +50,7 @@ mod mac_tx;
 pub mod pfifo_fast;
 pub mod preset;
 mod qdisc;
+mod qos_aggregate;
 mod soft_admission;
 mod softmac;
 pub mod stats;

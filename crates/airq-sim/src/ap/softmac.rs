@@ -37,6 +37,10 @@
 //! round is one over all ACs, and each aggregate goes to the hardware queue of its own
 //! AC.
 //!
+//! With combined QoS aggregates on ([`super::qos_aggregate`], seed §4.3; not ath9k), a
+//! round hands a station's VO TXQ back unserved while the rule keeps its frames for the
+//! station's next BE/VI A-MPDU, and runs a VO round when such a wait ends.
+//!
 //! With just-in-time aggregates on ([`super::just_in_time`], seed §4.1; not ath9k), a
 //! hardware queue holds a second A-MPDU only from the instant that rule gives — shortly
 //! before the one on the air is expected to end — and the driver runs a round then.
@@ -246,6 +250,11 @@ impl Softmac {
                 self.send_stranded_retries(mac_tx, a, now);
             }
             if self.depth[a.index()] == 0 && mac_tx.holds_frames(a) {
+                // Frames held for a carrier need no round until their wait ends
+                // ([`MacTx::qos_poll_at`]).
+                if a == Ac::Vo && mac_tx.vo_only_held() {
+                    continue;
+                }
                 self.rounds.defer(a, now);
             } else if self.jit_wants_more(a, now) && mac_tx.holds_mac_packets(a) {
                 // The just-in-time round built nothing to follow the aggregate on the
@@ -288,6 +297,12 @@ impl Softmac {
                 break;
             };
             let key = mac_tx.key_of(txq);
+            if mac_tx.vo_waits_for_carrier(key, now) {
+                // Combined QoS aggregates: its frames wait for the station's next
+                // BE/VI A-MPDU; the round goes on as for a TXQ without room.
+                self.return_txq(mac_tx, key, now);
+                continue;
+            }
             if !self.room(key.ac(), mac_tx.aggregates(key), now) {
                 // `ath_tx_sched_aggr` returns `-EBUSY`: no room for this PPDU; the
                 // round goes on to the next TXQ.
@@ -341,6 +356,17 @@ impl Softmac {
         if let Some(txq) = sched.next_txq(ac, gate, now) {
             let key = mac_tx.key_of(txq);
             self.return_txq(mac_tx, key, now);
+        }
+    }
+
+    /// Combined QoS aggregates: VO frames of the station-TID `key` rode in a PPDU of
+    /// another AC; those that failed wait in its [`TidTx`](crate::mac::tid_tx::TidTx)
+    /// and go in VO's own PPDUs, from a round one host latency later.
+    pub(super) fn riders_completed(&mut self, mac_tx: &mut MacTx, key: TxqKey, now: Instant) {
+        self.note_pending(mac_tx, key);
+        if mac_tx.tid_pending(key) > 0 {
+            mac_tx.return_txq(key, true, now);
+            self.rounds.defer(key.ac(), now);
         }
     }
 

@@ -281,21 +281,58 @@ impl Simulation {
 
     /// Hands the recipient of an exchange what its originator reported (MPDUs
     /// acknowledged and given up) and keeps every packet its reordering buffer lets go,
-    /// in order, for [`Self::deliver_released`].
+    /// in order, for [`Self::deliver_released`]. A multi-TID A-MPDU (combined QoS
+    /// aggregates, [`airq::aggregate::qos_aggregate`]) is reordered per TID, as its Multi-STA
+    /// BlockAck acknowledges it (IEEE 802.11ax-2021 26.6.3): the TIDs that rode at its
+    /// head first, then the PPDU's own `tid`.
     pub(super) fn receive_at_recipient(&mut self, src: NodeId, dst: NodeId, tid: Tid) {
         let recipient = match (src, dst) {
             (NodeId::Ap, NodeId::Sta(s)) => &mut self.station_rx[s.index()],
             (NodeId::Sta(s), NodeId::Ap) => &mut self.ap_rx[s.index()],
             _ => unreachable!("every exchange is between the AP and a station"),
         };
-        let buffer = recipient.tid(tid);
-        for (seq, packet) in self.out.acked.drain(..) {
-            buffer.receive(seq, packet);
+        let out = &mut self.out;
+        let multi_tid = out.acked.iter().any(|(_, p)| p.tid != tid)
+            || out.given_up.iter().any(|&(t, _)| t != tid);
+        if !multi_tid {
+            let buffer = recipient.tid(tid);
+            for (seq, packet) in out.acked.drain(..) {
+                buffer.receive(seq, packet);
+            }
+            for (_, seq) in out.given_up.drain(..) {
+                buffer.give_up(seq);
+            }
+            buffer.release(&mut self.released);
+            return;
         }
-        for seq in self.out.given_up.drain(..) {
-            buffer.give_up(seq);
+        let mut tids: Vec<Tid> = Vec::new();
+        let others =
+            (out.acked.iter().map(|(_, p)| p.tid)).chain(out.given_up.iter().map(|&(t, _)| t));
+        for t in others {
+            if t != tid && !tids.contains(&t) {
+                tids.push(t);
+            }
         }
-        buffer.release(&mut self.released);
+        tids.push(tid);
+        let mut acked = std::mem::take(&mut out.acked);
+        let mut given_up = std::mem::take(&mut out.given_up);
+        for t in tids {
+            let buffer = recipient.tid(t);
+            let (mine, rest): (Vec<_>, Vec<_>) = acked.drain(..).partition(|(_, p)| p.tid == t);
+            acked = rest;
+            for (seq, packet) in mine {
+                buffer.receive(seq, packet);
+            }
+            for &(_, seq) in given_up.iter().filter(|&&(gt, _)| gt == t) {
+                buffer.give_up(seq);
+            }
+            given_up.retain(|&(gt, _)| gt != t);
+            buffer.release(&mut self.released);
+        }
+        debug_assert!(acked.is_empty() && given_up.is_empty());
+        // Keep the (now empty) buffers' capacity.
+        out.acked = acked;
+        out.given_up = given_up;
     }
 
     /// Hands the hosts the packets the exchange that just ended delivered, once the MAC

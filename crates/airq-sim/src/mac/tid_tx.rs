@@ -199,16 +199,37 @@ impl TidTx {
     /// `limits` for that rate ([`AggregateLimits::at_rate`]).
     pub fn build_ppdu_at(
         &mut self,
+        ends: (NodeId, NodeId, Tid),
+        bss: &BssConfig,
+        rate: Rate,
+        limits: &AggregateLimits,
+        pull: impl FnMut() -> Option<SimPacket>,
+    ) -> Option<Ppdu> {
+        self.build_ppdu_carrying(ends, bss, rate, limits, Vec::new(), pull)
+    }
+
+    /// [`build_ppdu_at`](Self::build_ppdu_at) with `riders` at the head of the A-MPDU:
+    /// MPDUs of other TIDs, numbered in their own [`TidTx`] ([`TidTx::number`]), which
+    /// count towards the length and subframe bounds (a multi-TID A-MPDU, IEEE
+    /// 802.11ax-2021 26.6.3; combined QoS aggregates, [`airq::aggregate::qos_aggregate`]).
+    pub fn build_ppdu_carrying(
+        &mut self,
         (src, dst, tid): (NodeId, NodeId, Tid),
         bss: &BssConfig,
         rate: Rate,
         limits: &AggregateLimits,
+        riders: Vec<Mpdu>,
         mut pull: impl FnMut() -> Option<SimPacket>,
     ) -> Option<Ppdu> {
         let window = if limits.ampdu { limits.ba_window } else { 1 };
         let start = self.window_start();
         let mut psdu = PsduLength::new(limits.ampdu);
         let mut mpdus = std::mem::take(&mut self.spare);
+        debug_assert!(riders.is_empty() || limits.ampdu, "riders need an A-MPDU");
+        for rider in riders {
+            psdu.push(rider.mpdu_bytes());
+            mpdus.push(rider);
+        }
         let fits = |psdu: &PsduLength, mpdu: &Mpdu| {
             if psdu.count() == 0 {
                 return true; // one MPDU always goes, whatever its length
@@ -258,6 +279,22 @@ impl TidTx {
             limits.ampdu,
             mpdus,
         ))
+    }
+
+    /// Whether a new MPDU may be numbered for a PPDU of another TID
+    /// ([`build_ppdu_carrying`](Self::build_ppdu_carrying)): nothing waits here (retries
+    /// go first, in this TID's own PPDUs) and the BlockAck `window` has room.
+    pub fn may_number(&self, window: u16) -> bool {
+        self.pending.is_empty() && self.next_seq < self.window_start() + u64::from(window)
+    }
+
+    /// Numbers `packet` as this TID's next MPDU, in flight from now on (check
+    /// [`may_number`](Self::may_number) first).
+    pub fn number(&mut self, packet: SimPacket) -> Mpdu {
+        let mpdu = Mpdu::new(packet, self.next_seq);
+        self.next_seq += 1;
+        self.in_flight.push_back(mpdu.seq);
+        mpdu
     }
 
     /// Takes back a finished PPDU of this TID: received MPDUs are acknowledged, failed

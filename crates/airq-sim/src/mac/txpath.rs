@@ -5,7 +5,7 @@
 
 use crate::mac::frame::Ppdu;
 use crate::net::packet::SimPacket;
-use airq::{Ac, Duration, Instant};
+use airq::{Ac, Duration, Instant, Tid};
 
 /// Why a packet was dropped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -60,8 +60,9 @@ pub struct TxOutput {
     /// Received by the other end of the link, with their sequence numbers, for the
     /// recipient's reordering buffer ([`tx_done`](TxPath::tx_done) only).
     pub acked: Vec<(u64, SimPacket)>,
-    /// Sequence numbers the originator gave up at the retry limit, for the same buffer.
-    pub given_up: Vec<u64>,
+    /// Sequence numbers the originator gave up at the retry limit, with their TID, for
+    /// the same buffers.
+    pub given_up: Vec<(Tid, u64)>,
     pub dropped: Vec<(SimPacket, DropCause)>,
 }
 

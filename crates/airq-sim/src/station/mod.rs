@@ -127,7 +127,8 @@ impl TxPath for StationTx {
         now: Instant,
         out: &mut TxOutput,
     ) -> TxOutcome {
-        let tid = usize::from(ppdu.tid.get());
+        let ppdu_tid = ppdu.tid;
+        let tid = usize::from(ppdu_tid.get());
         let (rate, mpdus) = (ppdu.rate, ppdu.mpdus.len() as u32);
         let c = &mut self.completion;
         self.tids[tid].complete(ppdu, self.bss.retry_limit, c);
@@ -137,7 +138,7 @@ impl TxPath for StationTx {
         c.retried = 0;
         out.acked.append(&mut c.delivered);
         for (seq, p) in c.dropped.drain(..) {
-            out.given_up.push(seq);
+            out.given_up.push((ppdu_tid, seq));
             out.dropped.push((p, DropCause::RetryLimit));
         }
         outcome

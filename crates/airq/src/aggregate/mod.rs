@@ -11,11 +11,19 @@
 //! - [`just_in_time`] — [`JustInTime`]: a softmac driver builds its next aggregate
 //!   shortly before the current one ends instead of keeping two queued (§4.1,
 //!   "Minimising hardware queue length").
+//! - [`qos_aggregate`] — [`QosAggregate`]: combined QoS aggregates, a station's queued
+//!   VO frames at the head of its next BE/VI A-MPDU instead of a VO TXOP of their own
+//!   (§4.3, "Improved network efficiency").
 
 pub mod just_in_time;
+pub mod qos_aggregate;
 pub mod sizing;
 
 pub use just_in_time::{JustInTime, JustInTimeError, JustInTimeParams, JustInTimeStats};
+pub use qos_aggregate::{
+    OwnTxopReason, QosAggregate, QosAggregateError, QosAggregateParams, QosAggregateStats,
+    QosDecision,
+};
 pub use sizing::{
     AggregateSizing, AggregateSizingError, AggregateSizingParams, AggregateSizingStats,
 };

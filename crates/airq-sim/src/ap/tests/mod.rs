@@ -19,6 +19,7 @@ mod admission;
 mod conservation;
 mod errors;
 mod firmware;
+mod qos_aggregate;
 mod queues;
 mod retry_time;
 mod round_robin;

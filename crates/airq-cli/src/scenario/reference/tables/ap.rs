@@ -90,6 +90,7 @@ pub(super) fn ap() -> TableDoc {
             table_key("firmware", "{ fetch_frames = 16 }"),
             table_key("aggregate_sizing", "{ enabled = true }"),
             table_key("just_in_time", "{ enabled = true }"),
+            table_key("qos_aggregate", "{ enabled = true }"),
             table_key("admission", "{ enabled = true }"),
             table_key("retry", "{ time_limit_ms = 10.0 }"),
             key(

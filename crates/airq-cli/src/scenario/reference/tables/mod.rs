@@ -4,6 +4,7 @@
 
 mod admission;
 mod ap;
+mod qos_aggregate;
 mod retry;
 mod run;
 mod station;
@@ -13,6 +14,7 @@ use admission::admission;
 use ap::{
     aggregate_sizing, airtime, ap, aql_limits, firmware, fq, group, just_in_time, softmac, variant,
 };
+use qos_aggregate::qos_aggregate;
 use retry::retry;
 use run::{bss, top_level, wired};
 use station::station;
@@ -106,6 +108,7 @@ pub fn tables() -> Vec<TableDoc> {
         firmware(),
         aggregate_sizing(),
         just_in_time(),
+        qos_aggregate(),
         admission(),
         retry(),
         group(),
