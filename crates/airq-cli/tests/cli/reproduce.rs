@@ -230,6 +230,8 @@ fn the_next_steps() {
     assert!(holds(e, "Soft admission: demoting the bulk flow"));
     assert!(holds(e, "Soft admission: the well-behaved VoIP call"));
     assert!(holds(e, "... traded for airtime efficiency"));
+    assert!(holds(e, "Combined QoS aggregates: VO frames at the head"));
+    assert!(holds(e, "... and under high contention (8 stations heard)"));
 }
 
 #[test]
