@@ -315,8 +315,14 @@ impl ApTx {
                 // Combined QoS aggregates: VO frames that waited long enough for a
                 // carrier go in a VO round of their own.
                 if self.mac_tx.qos_poll_at().is_some_and(|t| t <= now) {
-                    if let Some(q) = &mut self.mac_tx.qos {
-                        q.expire(now);
+                    let ended = match &mut self.mac_tx.qos {
+                        Some(q) => q.expire(now),
+                        None => Vec::new(),
+                    };
+                    if self.mac_tx.station_first() {
+                        for s in ended {
+                            self.mac_tx.reschedule_vo(s, now);
+                        }
                     }
                     d.fill(&mut self.mac_tx, Ac::Vo, now, out);
                 }

@@ -282,8 +282,30 @@ impl MacTx {
         q.rule.carried(riders.len() as u32);
         if !vo_keys(s).any(|k| mac.has_queue(k)) {
             q.released(s);
+        } else if self.sched.params().mode == SchedulingMode::StationFirst {
+            // Frames left (the AQL gate, the BlockAck window): their TXQ, handed back
+            // as empty while held, has data for the scheduler again.
+            self.reschedule_vo(s, now);
         }
         riders
+    }
+
+    /// Combined QoS aggregates in station-first mode: a held VO TXQ is handed back as
+    /// empty, so that the scheduler picks its station's carrier ([`super::qos_aggregate`]).
+    pub(super) fn unschedule_held(&mut self, key: TxqKey, now: Instant) {
+        let r = self.sched.return_txq(self.txqs[key.index()], false, now);
+        debug_assert!(r.is_ok(), "{r:?}");
+    }
+
+    /// Combined QoS aggregates in station-first mode: station `s`'s VO TXQs with frames
+    /// have data for the scheduler again (a wait ended, or frames left after a carrier).
+    pub(super) fn reschedule_vo(&mut self, s: StationId, now: Instant) {
+        for k in vo_keys(s) {
+            if self.mac.has_queue(k) {
+                let r = self.sched.return_txq(self.txqs[k.index()], true, now);
+                debug_assert!(r.is_ok(), "{r:?}");
+            }
+        }
     }
 
     /// Combined QoS aggregates: whether the station's VO TXQ `key`, handed out by the

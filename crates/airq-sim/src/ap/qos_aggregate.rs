@@ -10,6 +10,10 @@
 //!   unserved, as a driver without room would (`-EBUSY`): its frames wait in the MAC
 //!   layer, the wait counted from the first time they were held. When the wait reaches
 //!   `max_wait`, a VO round runs ([`QosCombine::poll_at`]) and serves them as usual.
+//!   In station-first mode, where the scheduler picks a station and then its
+//!   highest-priority TXQ with data, a held VO TXQ is handed back as empty instead (else
+//!   the station's carrier would never be picked while VO waits) and marked as having
+//!   data again when its wait ends or frames are left after a carrier.
 //! - **Carrying**: building a BE/VI A-MPDU for the station, the driver first pulls the
 //!   VO frames the rule gives ([`airq::aggregate::QosAggregate::to_carry`]) through the
 //!   AQL gate (charged to VO), numbers them in the VO TID's BlockAck state and puts
@@ -79,16 +83,24 @@ impl QosCombine {
     }
 
     /// Ends every wait that has reached `max_wait` by `now` (counted as such): those
-    /// stations' VO frames go in VO TXOPs of their own.
-    pub(super) fn expire(&mut self, now: Instant) {
+    /// stations' VO frames go in VO TXOPs of their own. Returns those stations.
+    pub(super) fn expire(&mut self, now: Instant) -> Vec<StationId> {
         let max_wait = self.max_wait();
-        for (since, expired) in self.held_since.iter_mut().zip(&mut self.expired) {
+        let mut ended = Vec::new();
+        for (i, (since, expired)) in self
+            .held_since
+            .iter_mut()
+            .zip(&mut self.expired)
+            .enumerate()
+        {
             if since.is_some_and(|t| t + max_wait <= now) {
                 *since = None;
                 *expired = true;
                 self.rule.waited();
+                ended.push(StationId(i as u32));
             }
         }
+        ended
     }
 
     /// The station's VO queue emptied (carried, or sent on its own) or its frames go

@@ -299,8 +299,14 @@ impl Softmac {
             let key = mac_tx.key_of(txq);
             if mac_tx.vo_waits_for_carrier(key, now) {
                 // Combined QoS aggregates: its frames wait for the station's next
-                // BE/VI A-MPDU; the round goes on as for a TXQ without room.
-                self.return_txq(mac_tx, key, now);
+                // BE/VI A-MPDU; the round goes on as for a TXQ without room. In
+                // station-first mode the TXQ goes back as empty, so that the station's
+                // carrier is picked.
+                if self.any_ac {
+                    mac_tx.unschedule_held(key, now);
+                } else {
+                    self.return_txq(mac_tx, key, now);
+                }
                 continue;
             }
             if !self.room(key.ac(), mac_tx.aggregates(key), now) {

@@ -89,6 +89,28 @@ fn configs() -> Vec<(String, ApConfig)> {
     let mut softmac_aql = preset("airtime");
     softmac_aql.aql = AqlConfig::On(tiny_aql);
     v.push(("airtime_softmac_aql".into(), softmac_aql));
+    // Combined QoS aggregates (softmac over FQ-MAC), per AC and station-first, with AQL.
+    let qos = airq::aggregate::QosAggregateParams {
+        max_wait: Duration::from_micros(500),
+        ..airq::aggregate::QosAggregateParams::default()
+    };
+    for (name, aql, station_first) in [
+        ("qos_aggregate", AqlConfig::Off, false),
+        ("qos_aggregate_aql", AqlConfig::On(tiny_aql), false),
+        (
+            "qos_aggregate_station_first_aql",
+            AqlConfig::On(tiny_aql),
+            true,
+        ),
+    ] {
+        let mut c = preset("airtime");
+        c.aql = aql;
+        c.aggregation.qos = Some(qos);
+        if let (SchedulerConfig::Airtime(p), true) = (&mut c.scheduler, station_first) {
+            p.mode = airq::airtime::SchedulingMode::StationFirst;
+        }
+        v.push((name.into(), c));
+    }
     v
 }
 

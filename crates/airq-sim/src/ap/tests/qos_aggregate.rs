@@ -109,6 +109,25 @@ fn a_vo_frame_rides_at_the_head_of_the_next_be_ampdu() {
 }
 
 #[test]
+fn in_station_first_mode_the_held_vo_txq_lets_the_carrier_be_picked() {
+    let mut c = with_qos("airtime");
+    if let super::super::config::SchedulerConfig::Airtime(p) = &mut c.scheduler {
+        p.mode = airq::airtime::SchedulingMode::StationFirst;
+    }
+    let (mut ap, _, mut out) = be_backlog_then_vo(&c);
+    assert!(!ap.has_frames(Ac::Vo), "the VO frame waits");
+    let mut now = Instant::ZERO;
+    drain(&mut ap, &mut now, &mut out);
+    let s = ap.qos_aggregate_stats().unwrap();
+    assert_eq!((s.combined_aggregates, s.own_txop_waited), (1, 0), "{s:?}");
+    let per_tid = delivered_once_in_order(&out);
+    assert_eq!(per_tid[&6], [0]);
+    assert_eq!(per_tid[&0].len(), 64);
+    conserved(&ap);
+    ap.assert_invariants(0);
+}
+
+#[test]
 fn a_rider_that_fails_is_retried_in_its_own_tid() {
     let (mut ap, _, mut out) = be_backlog_then_vo(&with_qos("airtime"));
     let mut now = Instant::ZERO;
