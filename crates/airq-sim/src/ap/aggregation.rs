@@ -10,7 +10,7 @@
 //!   [`AggregateLimits`] (the byte, subframe and BlockAck-window bounds stay).
 //! - Combined QoS aggregates ([`airq::aggregate::qos_aggregate`], seed §4.3): a
 //!   station's queued VO frames ride at the head of its next BE/VI A-MPDU
-//!   ([`super::qos_aggregate`]); softmac driver over FQ-MAC only.
+//!   (`ap/qos_aggregate.rs`); softmac driver over FQ-MAC only.
 
 use super::stats::LayerBacklog;
 use crate::mac::link::{BssConfig, StationLink};

@@ -3,8 +3,8 @@
 //! and where the softmac driver applies it.
 //!
 //! - **Contention**: the stations the AP heard transmitting (any PPDU it received from
-//!   them) within the rule's `contention_window`, each station's last reception kept
-//!   here.
+//!   them, collided or not) within the rule's `contention_window`, each station's last
+//!   reception kept here (the simulator has one BSS: no other transmitters).
 //! - **Holding**: when a scheduling round hands out a station's VO TXQ while a carrier
 //!   (its BE or VI frames) is queued and the rule allows, the TXQ is handed back
 //!   unserved, as a driver without room would (`-EBUSY`): its frames wait in the MAC
