@@ -18,12 +18,19 @@
 //! frame is dropped at its retry limit, it returns to CWmin; either way a new counter is
 //! drawn (10.23.2.2). After a collision every EDCAF defers EIFS − DIFS + AIFS\[AC\]
 //! instead of AIFS (10.23.2.4): the transmitters' Ack timeout and the bystanders' EIFS
-//! are both modelled by it. Post-backoff of an EDCAF whose queue emptied is kept as a
-//! pending counter that resumes when it has a frame again.
+//! are both modelled by it.
 //!
-//! The active EDCAFs are kept per AIFSN in the order their counters end (`countdown.rs`),
-//! so neither finding the next transmitter nor a busy period freezing every counter walks
-//! the stations; the linear scan this replaced is kept as the test oracle (`scan.rs`) the
+//! Post-backoff (10.23.2.2 b, 10.3.4.3): the counter drawn after a transmission keeps
+//! counting down in idle slots while the EDCAF's queue is empty. A frame that then
+//! arrives finds it still running (and waits for the rest), or at zero: with the medium
+//! idle for AIFS it is sent at the next slot boundary, with the medium busy a new
+//! counter is drawn (10.23.2.2 a). So a sparse packet (a ping, a VoIP frame, a TCP ACK)
+//! does not pay a backoff on an idle medium, as ns-3's `ChannelAccessManager` also has
+//! it.
+//!
+//! The EDCAFs are keyed per AIFSN by the slot their counters end at (`countdown.rs`, the
+//! active ones in a heap), so neither finding the next transmitter, nor a busy period
+//! freezing every counter, nor post-backoff walks the stations; the linear scan this replaced is kept as the test oracle (`scan.rs`) the
 //! queue is checked against on random operation sequences.
 
 mod countdown;
@@ -54,20 +61,15 @@ pub enum Access {
 struct Edcaf {
     params: EdcaAcParams,
     cw: u16,
-    /// Backoff slots left while inactive (post-backoff); `None` when no counter is
-    /// drawn. An active EDCAF's counter is `end` − its countdown's `counted` −
-    /// `late_slots`.
-    backoff: Option<u32>,
     /// Has a frame and contends.
     active: bool,
     /// Its AIFSN's [`Countdown`] in `Medium::countdowns`.
     countdown: u8,
-    /// While active: the value of its countdown's clock at which its counter ends if
-    /// the medium stays idle (its key in the countdown).
+    /// The value of its countdown's clock at which its backoff counter reaches zero if
+    /// the medium stays idle: its key in the countdown while active. An inactive EDCAF
+    /// keeps it too, so its counter goes on counting down on the same clock
+    /// (post-backoff); once the clock has passed it, the counter is zero.
     end: u64,
-    /// Activated during the current idle period: the slots of that period before its
-    /// countdown started (its counting starts late); 0 otherwise.
-    late_slots: u64,
 }
 
 /// An EDCAF's index: node × slot.
@@ -106,9 +108,6 @@ pub struct Medium {
     edcafs: Vec<Edcaf>,
     /// The active EDCAFs by AIFSN.
     countdowns: Vec<Countdown>,
-    /// EDCAFs activated during the current idle period (`late_slots` > 0), settled when
-    /// it ends.
-    late: Vec<EdcafId>,
     /// Busy with an exchange; otherwise idle since `idle_since`.
     busy: bool,
     idle_since: Instant,
@@ -119,13 +118,15 @@ pub struct Medium {
 
 impl Medium {
     /// A medium for the AP and `stations` stations; `params(node, access)` gives each
-    /// EDCAF's parameters and `rngs` one backoff stream per node (AP first).
+    /// EDCAF's parameters and `rngs` one backoff stream per node (AP first). Every EDCAF
+    /// starts with a counter drawn from [0, CWmin], as ns-3's `Txop::DoInitialize` does,
+    /// so that nodes whose first frames arrive together do not all collide.
     pub fn new(
         timing: MacTiming,
         eifs: Duration,
         nodes: usize,
         params: impl Fn(NodeId, Access) -> EdcaAcParams,
-        rngs: Vec<RngStream>,
+        mut rngs: Vec<RngStream>,
     ) -> Medium {
         assert_eq!(rngs.len(), nodes, "one backoff stream per node");
         let mut countdowns: Vec<Countdown> = Vec::new();
@@ -140,14 +141,13 @@ impl Medium {
                         countdowns.len() - 1
                     }
                 };
+                let backoff = rngs[id.node().index()].uniform_inclusive(u32::from(params.cw_min));
                 Edcaf {
                     params,
                     cw: params.cw_min,
-                    backoff: None,
                     active: false,
                     countdown: countdown as u8,
-                    end: 0,
-                    late_slots: 0,
+                    end: u64::from(backoff),
                 }
             })
             .collect();
@@ -156,7 +156,6 @@ impl Medium {
             eifs_extra: eifs.saturating_sub(timing.difs()),
             edcafs,
             countdowns,
-            late: Vec::new(),
             busy: false,
             idle_since: Instant::ZERO,
             after_collision: false,
@@ -174,44 +173,41 @@ impl Medium {
         }
     }
 
+    /// A frame reaches an EDCAF with an empty queue (10.23.2.2, 10.23.2.4). Its counter
+    /// kept counting down while it had nothing to send (post-backoff). If it is still
+    /// running, it goes on. If it is zero: with the medium busy, the EDCAF invokes the
+    /// backoff procedure (10.23.2.2 a); with the medium idle, it transmits at the first
+    /// slot boundary at or after `now` once the medium has been idle for AIFS — at once
+    /// if it already has.
     fn join(&mut self, id: EdcafId, now: Instant) {
-        let slot = self.timing.slot_time;
+        let e = &self.edcafs[id.0 as usize];
+        let c = usize::from(e.countdown);
+        let counted = self.countdowns[c].counted;
+        let end = if self.busy {
+            if e.end <= counted {
+                let cw = u32::from(e.cw);
+                counted + u64::from(self.rngs[id.node().index()].uniform_inclusive(cw))
+            } else {
+                e.end
+            }
+        } else {
+            let aifsn = self.countdowns[c].aifsn;
+            e.end.max(counted + self.boundary_slots(aifsn, now))
+        };
         let e = &mut self.edcafs[id.0 as usize];
         e.active = true;
-        let backoff = match e.backoff {
-            Some(b) => b,
-            None => self.rngs[id.node().index()].uniform_inclusive(u32::from(e.cw)),
-        };
-        e.backoff = None;
-        // Count from the first slot boundary of the idle period at or after `now`.
-        e.late_slots = if self.busy || now <= self.idle_since {
-            0
-        } else {
-            (now - self.idle_since).as_nanos().div_ceil(slot.as_nanos())
-        };
-        let countdown = &mut self.countdowns[usize::from(e.countdown)];
-        e.end = countdown.counted + e.late_slots + u64::from(backoff);
-        countdown.insert(e.end, id);
-        if e.late_slots > 0 {
-            self.late.push(id);
-        }
+        e.end = end;
+        self.countdowns[c].insert(end, id);
     }
 
-    /// The EDCAF has nothing to send; its counter is kept (post-backoff).
+    /// The EDCAF has nothing to send; its counter keeps counting down (post-backoff).
     #[inline]
     pub fn deactivate(&mut self, id: EdcafId) {
-        if self.edcafs[id.0 as usize].active {
-            self.leave(id);
-        }
-    }
-
-    fn leave(&mut self, id: EdcafId) {
         let e = &mut self.edcafs[id.0 as usize];
-        let countdown = &mut self.countdowns[usize::from(e.countdown)];
-        countdown.remove(id);
-        e.backoff = Some(counter(e, countdown));
-        e.active = false;
-        e.late_slots = 0;
+        if e.active {
+            e.active = false;
+            self.countdowns[usize::from(e.countdown)].remove(id);
+        }
     }
 
     /// The deferral before counting down: AIFS, or after a collision EIFS − DIFS + AIFS.
@@ -224,12 +220,25 @@ impl Medium {
         }
     }
 
-    /// The idle slots an EDCAF of `aifsn` that started contending `late_slots` into the
-    /// current idle period has counted down by `now`.
-    fn counted_slots(&self, aifsn: u8, late_slots: u64, now: Instant) -> u64 {
-        let start = self.idle_since + self.timing.slot_time * late_slots + self.defer(aifsn);
+    /// The idle slots an EDCAF of `aifsn` has counted down by `now` in the current idle
+    /// period (slot boundaries after AIFS passed).
+    fn counted_slots(&self, aifsn: u8, now: Instant) -> u64 {
+        let start = self.idle_since + self.defer(aifsn);
         if now > start {
             (now - start).as_nanos() / self.timing.slot_time.as_nanos()
+        } else {
+            0
+        }
+    }
+
+    /// The first slot boundary of the current idle period at or after `now`, counted in
+    /// slots after AIFS\[`aifsn`\] (0 while AIFS has not passed).
+    fn boundary_slots(&self, aifsn: u8, now: Instant) -> u64 {
+        let start = self.idle_since + self.defer(aifsn);
+        if now > start {
+            (now - start)
+                .as_nanos()
+                .div_ceil(self.timing.slot_time.as_nanos())
         } else {
             0
         }
@@ -271,71 +280,30 @@ impl Medium {
             }
         }
         winners.sort_unstable();
-        // The winners' counters are at zero (their keys follow the clocks below).
-        for &id in winners.iter() {
-            self.edcafs[id.0 as usize].late_slots = 0;
-        }
-        // Everyone counted the idle slots after its AIFS: one clock per AIFSN, but those
-        // activated during this idle period counted from their own start.
-        for i in 0..self.late.len() {
-            let id = self.late[i];
-            let e = &self.edcafs[id.0 as usize];
-            if !e.active || e.late_slots == 0 {
-                continue;
-            }
-            let aifsn = self.countdowns[usize::from(e.countdown)].aifsn;
-            let counted = self.counted_slots(aifsn, e.late_slots, now);
-            debug_assert!(
-                counted == 0
-                    || u64::from(counter(e, &self.countdowns[usize::from(e.countdown)])) > counted
-            );
-            // The counter left, on the clock as it will be.
-            let end = e.end - e.late_slots - counted + self.counted_slots(aifsn, 0, now);
-            let countdown = &mut self.countdowns[usize::from(e.countdown)];
-            countdown.update(id, end);
-            let e = &mut self.edcafs[id.0 as usize];
-            e.end = end;
-            e.late_slots = 0;
-        }
-        self.late.clear();
+        // Everyone — contending or in post-backoff — counted the idle slots after its
+        // AIFS: one clock per AIFSN. The winners' counters are at zero: their keys are
+        // the clock.
         for c in 0..self.countdowns.len() {
-            let counted = self.counted_slots(self.countdowns[c].aifsn, 0, now);
+            let counted = self.counted_slots(self.countdowns[c].aifsn, now);
             self.countdowns[c].counted += counted;
         }
-        for &id in winners.iter() {
-            let e = &mut self.edcafs[id.0 as usize];
-            let countdown = &mut self.countdowns[usize::from(e.countdown)];
-            e.end = countdown.counted;
-            countdown.update(id, e.end);
-        }
+        self.busy = true;
         resolve_internal(winners, internal);
         for &id in internal.iter() {
             self.failed(id);
         }
-        self.busy = true;
     }
 
     /// The exchange ended at `end`; `collision` if several transmitted at once.
     pub fn end(&mut self, end: Instant, collision: bool) {
-        // Only an idle medium has late EDCAFs; they count from `end` as everyone else.
-        for i in 0..self.late.len() {
-            let id = self.late[i];
-            let e = &mut self.edcafs[id.0 as usize];
-            if e.active && e.late_slots > 0 {
-                let countdown = &mut self.countdowns[usize::from(e.countdown)];
-                e.end -= e.late_slots;
-                e.late_slots = 0;
-                countdown.update(id, e.end);
-            }
-        }
-        self.late.clear();
         self.busy = false;
         self.idle_since = end;
         self.after_collision = collision;
     }
 
     /// The transmitted frame (or aggregate) was acknowledged, or dropped at its retry
-    /// limit: CW back to CWmin, a new counter.
+    /// limit: CW back to CWmin, a new counter (the post-backoff of 10.23.2.2 b if the
+    /// queue is now empty).
     pub fn succeeded(&mut self, id: EdcafId) {
         let e = &mut self.edcafs[id.0 as usize];
         e.cw = e.params.cw_min;
@@ -349,34 +317,31 @@ impl Medium {
         self.redraw(id);
     }
 
+    /// A new counter, drawn while the medium is busy with the exchange it follows: it
+    /// counts from the end of the next AIFS.
     fn redraw(&mut self, id: EdcafId) {
+        debug_assert!(
+            self.busy,
+            "a transmission's outcome arrives while it is on air"
+        );
         let e = &mut self.edcafs[id.0 as usize];
         let backoff = self.rngs[id.node().index()].uniform_inclusive(u32::from(e.cw));
+        let countdown = &mut self.countdowns[usize::from(e.countdown)];
+        e.end = countdown.counted + u64::from(backoff);
         if e.active {
-            let countdown = &mut self.countdowns[usize::from(e.countdown)];
-            e.end = countdown.counted + e.late_slots + u64::from(backoff);
             countdown.update(id, e.end);
-        } else {
-            e.backoff = Some(backoff);
         }
     }
 
-    /// The EDCAF's backoff counter: slots left as of the start of the current idle
-    /// period (or its activation in it), as the linear scan kept it.
+    /// The EDCAF's backoff counter as of the start of the current idle period (zero once
+    /// a post-backoff has ended), or for one that joined during it with a zero counter,
+    /// the slots to the boundary it transmits at.
     #[cfg(test)]
-    fn backoff(&self, id: EdcafId) -> Option<u32> {
+    fn backoff(&self, id: EdcafId) -> u64 {
         let e = &self.edcafs[id.0 as usize];
-        if e.active {
-            Some(counter(e, &self.countdowns[usize::from(e.countdown)]))
-        } else {
-            e.backoff
-        }
+        e.end
+            .saturating_sub(self.countdowns[usize::from(e.countdown)].counted)
     }
-}
-
-/// An active EDCAF's counter.
-fn counter(e: &Edcaf, countdown: &Countdown) -> u32 {
-    (e.end - countdown.counted - e.late_slots) as u32
 }
 
 /// Internal collisions (10.23.2.4): of the `winners` (in index order) of one node, the
@@ -533,14 +498,16 @@ mod tests {
                         queue.deactivate(EdcafId(id % edcafs));
                         scan.deactivate(EdcafId(id % edcafs));
                     }
-                    Op::Succeeded { id } => {
+                    // Outcomes arrive while the exchange is on air.
+                    Op::Succeeded { id } if busy_until.is_some() => {
                         queue.succeeded(EdcafId(id % edcafs));
                         scan.succeeded(EdcafId(id % edcafs));
                     }
-                    Op::Failed { id } => {
+                    Op::Failed { id } if busy_until.is_some() => {
                         queue.failed(EdcafId(id % edcafs));
                         scan.failed(EdcafId(id % edcafs));
                     }
+                    Op::Succeeded { .. } | Op::Failed { .. } => {}
                     Op::Contend { busy_us, outcome } => {
                         if let Some(end) = busy_until.take() {
                             // The exchange under way ends first.
@@ -581,22 +548,104 @@ mod tests {
         }
     }
 
+    /// The medium of one station (BE, AIFSN 3, CW 15): its BE EDCAF and the clock.
+    fn one_station() -> (Medium, EdcafId, MacTiming) {
+        let (queue, _) = pair(2, 7, false);
+        let timing = MacTiming::for_band(Band::Ghz5, true);
+        (
+            queue,
+            EdcafId::new(NodeId::Sta(StationId(0)), Access::Data(Ac::Be)),
+            timing,
+        )
+    }
+
+    /// Sends one frame of `id` alone from an idle medium and ends the exchange after
+    /// `busy`; returns the end.
+    fn send_one(m: &mut Medium, id: EdcafId, at: Instant, busy: Duration) -> Instant {
+        m.activate(id, at);
+        let t = m.next_access().expect("it contends");
+        let (mut w, mut i) = (vec![], vec![]);
+        m.start(t, &mut w, &mut i);
+        assert_eq!(w, [id]);
+        m.deactivate(id);
+        m.succeeded(id);
+        m.end(t + busy, false);
+        t + busy
+    }
+
+    /// 10.23.2.2 b: after a transmission the new counter counts down in idle slots with
+    /// the queue empty, so a frame arriving once it has reached zero, on a medium idle
+    /// for more than AIFS, is sent at the next slot boundary without a backoff.
     #[test]
-    fn a_late_activation_counts_from_its_own_slot_boundary() {
-        let (mut queue, mut scan) = pair(3, 1, true);
-        let a = EdcafId::new(NodeId::Sta(StationId(0)), Access::Data(Ac::Be));
-        let b = EdcafId::new(NodeId::Sta(StationId(1)), Access::Data(Ac::Be));
-        queue.activate(a, Instant::ZERO);
-        scan.activate(a, Instant::ZERO);
-        let late = Instant::ZERO + Duration::from_nanos(10_500);
-        queue.activate(b, late);
-        scan.activate(b, late);
-        assert_eq!(queue.next_access(), scan.next_access());
-        let next = queue.next_access().unwrap();
-        let (mut w, mut i, mut sw, mut si) = (vec![], vec![], vec![], vec![]);
-        queue.start(next, &mut w, &mut i);
-        scan.start(next, &mut sw, &mut si);
-        assert_eq!((&w, &i), (&sw, &si));
-        assert_same_counters(&queue, &scan, 15);
+    fn post_backoff_ends_while_the_queue_is_empty() {
+        let (mut m, id, timing) = one_station();
+        let end = send_one(&mut m, id, Instant::ZERO, Duration::from_micros(100));
+        let counter = m.backoff(id);
+        assert!(counter <= 15);
+        let aifs = timing.aifs(3);
+        let arrival = end + aifs + timing.slot_time * (counter + 20) + Duration::from_nanos(3_500);
+        m.activate(id, arrival);
+        let access = m.next_access().unwrap();
+        assert!(
+            access >= arrival && access - arrival < timing.slot_time,
+            "{access:?}"
+        );
+        assert_eq!(
+            (access - end - aifs).as_nanos() % timing.slot_time.as_nanos(),
+            0
+        );
+    }
+
+    /// A frame that arrives while the post-backoff still runs waits only for the slots
+    /// left of it.
+    #[test]
+    fn a_frame_during_post_backoff_waits_for_the_rest() {
+        for seed in 0..40 {
+            let (mut m, _) = pair(2, seed, false);
+            let id = EdcafId::new(NodeId::Sta(StationId(0)), Access::Data(Ac::Be));
+            let timing = MacTiming::for_band(Band::Ghz5, true);
+            let end = send_one(&mut m, id, Instant::ZERO, Duration::from_micros(100));
+            let counter = m.backoff(id);
+            if counter < 2 {
+                continue;
+            }
+            let aifs = timing.aifs(3);
+            let arrival = end + aifs + timing.slot_time + Duration::from_nanos(500);
+            m.activate(id, arrival);
+            assert_eq!(
+                m.next_access(),
+                Some(end + aifs + timing.slot_time * counter)
+            );
+            return;
+        }
+        panic!("no seed drew a counter of 2 or more");
+    }
+
+    /// 10.23.2.2 a: a frame that finds the medium busy with a zero counter draws one
+    /// from [0, CW].
+    #[test]
+    fn a_frame_that_finds_the_medium_busy_draws_a_counter() {
+        let id = EdcafId::new(NodeId::Sta(StationId(0)), Access::Data(Ac::Be));
+        let ap = EdcafId::new(NodeId::Ap, Access::Data(Ac::Be));
+        let mut draws = Vec::new();
+        for seed in 0..30 {
+            let (mut m, _) = pair(2, seed, false);
+            let end = send_one(&mut m, id, Instant::ZERO, Duration::from_micros(100));
+            // Long after its post-backoff ended, the AP takes the medium, and the
+            // station's frame arrives during the AP's exchange.
+            m.activate(ap, end + Duration::from_millis(5));
+            let at = m.next_access().unwrap();
+            let (mut w, mut i) = (vec![], vec![]);
+            m.start(at, &mut w, &mut i);
+            assert_eq!(w, [ap]);
+            assert_eq!(m.backoff(id), 0);
+            m.activate(id, at + Duration::from_micros(10));
+            draws.push(m.backoff(id));
+        }
+        assert!(
+            draws.iter().any(|&b| b > 0),
+            "a counter is drawn: {draws:?}"
+        );
+        assert!(draws.iter().all(|&b| b <= 15));
     }
 }

@@ -89,16 +89,21 @@ fn idle_station_to_station_ping_is_four_exchanges_without_the_wire() {
     );
     // Requests at 0, 100, ..., 4900 ms, each answered in about a millisecond.
     assert_eq!(s2s.flows[0].rtt.len(), 50);
-    // Each way: up to the AP, then down to the other station, every hop at least AIFS,
-    // the PPDU of the 84-byte packet at MCS15, SIFS and an Ack (a BlockAck is longer).
+    // Each way: up to the AP, then down to the other station, every hop AIFS, the PPDU
+    // of the 84-byte packet at MCS15, SIFS and an Ack (a BlockAck is longer) — but the
+    // request, which finds the medium idle for long and its post-backoff over, goes at
+    // the next slot boundary without waiting AIFS (IEEE 802.11-2020 10.23.2.2). The
+    // three hops after it find the medium just idle (the relayed packet and the reply
+    // arrive with the Ack before them) and wait AIFS.
     let scenario = three_stations(Vec::new());
     let bss = &scenario.bss;
     let rate = scenario.stations[0].rate;
-    let exchange = bss.timing.aifs(bss.edca.get(Ac::Be).aifsn)
+    let aifs = bss.timing.aifs(bss.edca.get(Ac::Be).aifsn);
+    let exchange = aifs
         + rate.ppdu_duration(84 + MPDU_OVERHEAD_BYTES, bss.band)
         + bss.timing.sifs_time
         + ack_duration(&bss.control_rate, bss.band);
-    let floor = exchange * 4;
+    let floor = exchange * 4 - aifs;
     let wired_rtt = (scenario.wired.delay + scenario.wired.serialization(84)) * 2;
     for s in &s2s.flows[0].rtt {
         assert!(

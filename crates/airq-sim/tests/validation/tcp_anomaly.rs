@@ -134,7 +134,16 @@ fn aql_keeps_the_softmac_orderings_and_cuts_firmware_latency() {
     for s in 0..3 {
         assert!(airtime_aql.ping_p50[s] < 2.0 * fq_mac.ping_p50[s], "{text}");
         assert!(pull_aql.ping_p50[s] < 2.0 * fq_mac.ping_p50[s], "{text}");
-        // AQL on the push firmware: several times lower latency than without.
-        assert!(push_aql.ping_p50[s] * 2.0 < push.ping_p50[s], "{text}");
+        assert!(push_aql.ping_p50[s] < push.ping_p50[s], "{text}");
     }
+    // AQL on the push firmware: several times lower latency than without, for the slow
+    // station and for the fast ones together. (A fast station's median without AQL
+    // varies several-fold between seeds with how the firmware queue's 1424 frames are
+    // shared: 76.6 ± 71.5 ms over seeds 1-5 for the second, `airq compare
+    // scenarios/ending-the-anomaly.toml --configs airtime,airtime_aql --driver
+    // firmware_push --duration 30 --omit 5 --seeds 5`, so one seed's ratio for one fast
+    // station is no test of AQL.)
+    assert!(push_aql.ping_p50[2] * 2.0 < push.ping_p50[2], "{text}");
+    let fast = |r: &Run| r.ping_p50[0] + r.ping_p50[1];
+    assert!(fast(&push_aql) * 2.0 < fast(&push), "{text}");
 }

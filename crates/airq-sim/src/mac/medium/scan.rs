@@ -1,6 +1,8 @@
 //! The linear scan the medium used before its backoff queue (issue 19): every call walks
-//! every active EDCAF. Kept verbatim as the test oracle the queue is checked against
-//! (`medium::tests`); only `backoff` was added, to compare counters.
+//! every EDCAF. Kept as the test oracle the queue is checked against (`medium::tests`),
+//! with post-backoff (IEEE 802.11-2020 10.23.2.2) written the plain way: every EDCAF,
+//! contending or not, holds its counter and the slot boundary it counts from, and each
+//! access folds the idle slots into every counter.
 
 use super::{priority, Access, EdcafId, EDCAFS_PER_NODE};
 use crate::engine::rng::RngStream;
@@ -14,14 +16,13 @@ use airq::{Duration, Instant};
 struct Edcaf {
     params: EdcaAcParams,
     cw: u16,
-    /// Backoff slots left; `None` when no counter is drawn.
-    backoff: Option<u32>,
+    /// Backoff slots left as of boundary `from` of the current idle period.
+    backoff: u64,
+    /// The slot boundary after AIFS of the current idle period from which `backoff`
+    /// counts down (0: its start).
+    from: u64,
     /// Has a frame and contends.
     active: bool,
-    /// Start of the idle period its countdown runs in (slot-aligned).
-    reference: Instant,
-    /// Position in `Medium::active`.
-    active_pos: usize,
 }
 
 /// The shared medium and every EDCAF contending for it.
@@ -30,7 +31,6 @@ pub struct ScanMedium {
     /// EIFS − DIFS: the extra deferral after a collision.
     eifs_extra: Duration,
     edcafs: Vec<Edcaf>,
-    active: Vec<EdcafId>,
     /// Busy with an exchange; otherwise idle since `idle_since`.
     busy: bool,
     idle_since: Instant,
@@ -47,20 +47,20 @@ impl ScanMedium {
         eifs: Duration,
         nodes: usize,
         params: impl Fn(NodeId, Access) -> EdcaAcParams,
-        rngs: Vec<RngStream>,
+        mut rngs: Vec<RngStream>,
     ) -> ScanMedium {
         assert_eq!(rngs.len(), nodes, "one backoff stream per node");
         let edcafs = (0..nodes * EDCAFS_PER_NODE)
             .map(|i| {
                 let id = EdcafId(i as u32);
                 let params = params(id.node(), id.access());
+                let backoff = rngs[id.node().index()].uniform_inclusive(u32::from(params.cw_min));
                 Edcaf {
                     params,
                     cw: params.cw_min,
-                    backoff: None,
+                    backoff: u64::from(backoff),
+                    from: 0,
                     active: false,
-                    reference: Instant::ZERO,
-                    active_pos: 0,
                 }
             })
             .collect();
@@ -68,50 +68,10 @@ impl ScanMedium {
             timing,
             eifs_extra: eifs.saturating_sub(timing.difs()),
             edcafs,
-            active: Vec::new(),
             busy: false,
             idle_since: Instant::ZERO,
             after_collision: false,
             rngs,
-        }
-    }
-
-    /// The EDCAF has a frame (again) at `now`.
-    pub fn activate(&mut self, id: EdcafId, now: Instant) {
-        let slot = self.timing.slot_time;
-        let idle_since = self.idle_since;
-        let busy = self.busy;
-        let e = &mut self.edcafs[id.0 as usize];
-        if e.active {
-            return;
-        }
-        e.active = true;
-        if e.backoff.is_none() {
-            let cw = e.cw;
-            e.backoff = Some(self.rngs[id.node().index()].uniform_inclusive(u32::from(cw)));
-        }
-        // Count from the first slot boundary of the idle period at or after `now`.
-        e.reference = if busy || now <= idle_since {
-            idle_since
-        } else {
-            let slots = (now - idle_since).as_nanos().div_ceil(slot.as_nanos());
-            idle_since + slot * slots
-        };
-        e.active_pos = self.active.len();
-        self.active.push(id);
-    }
-
-    /// The EDCAF has nothing to send; its counter is kept (post-backoff).
-    pub fn deactivate(&mut self, id: EdcafId) {
-        let e = &mut self.edcafs[id.0 as usize];
-        if !e.active {
-            return;
-        }
-        e.active = false;
-        let pos = e.active_pos;
-        self.active.swap_remove(pos);
-        if let Some(&moved) = self.active.get(pos) {
-            self.edcafs[moved.0 as usize].active_pos = pos;
         }
     }
 
@@ -124,9 +84,55 @@ impl ScanMedium {
         }
     }
 
+    /// Slot boundaries after AIFS passed by `now`: (floor, ceiling).
+    fn boundaries(&self, e: &Edcaf, now: Instant) -> (u64, u64) {
+        let start = self.idle_since + self.defer(e);
+        if now <= start {
+            return (0, 0);
+        }
+        let (t, slot) = ((now - start).as_nanos(), self.timing.slot_time.as_nanos());
+        (t / slot, t.div_ceil(slot))
+    }
+
+    /// The counter at boundary `k` (saturating at zero once counted down).
+    fn counter_at(e: &Edcaf, k: u64) -> u64 {
+        if k >= e.from {
+            e.backoff.saturating_sub(k - e.from)
+        } else {
+            e.backoff + (e.from - k)
+        }
+    }
+
+    /// The EDCAF has a frame (again) at `now`.
+    pub fn activate(&mut self, id: EdcafId, now: Instant) {
+        let e = &self.edcafs[id.0 as usize];
+        if e.active {
+            return;
+        }
+        if self.busy {
+            if e.backoff == 0 {
+                let cw = u32::from(e.cw);
+                let b = self.rngs[id.node().index()].uniform_inclusive(cw);
+                self.edcafs[id.0 as usize].backoff = u64::from(b);
+            }
+        } else {
+            let (floor, ceil) = self.boundaries(e, now);
+            if Self::counter_at(e, floor) == 0 {
+                let e = &mut self.edcafs[id.0 as usize];
+                e.backoff = 0;
+                e.from = ceil;
+            }
+        }
+        self.edcafs[id.0 as usize].active = true;
+    }
+
+    /// The EDCAF has nothing to send; its counter keeps counting (post-backoff).
+    pub fn deactivate(&mut self, id: EdcafId) {
+        self.edcafs[id.0 as usize].active = false;
+    }
+
     fn access_time(&self, e: &Edcaf) -> Instant {
-        let b = u64::from(e.backoff.unwrap_or(0));
-        e.reference + self.defer(e) + self.timing.slot_time * b
+        self.idle_since + self.defer(e) + self.timing.slot_time * (e.from + e.backoff)
     }
 
     /// When the next transmission starts, if the medium is idle and someone contends.
@@ -134,35 +140,32 @@ impl ScanMedium {
         if self.busy {
             return None;
         }
-        self.active
+        self.edcafs
             .iter()
-            .map(|id| self.access_time(&self.edcafs[id.0 as usize]))
+            .filter(|e| e.active)
+            .map(|e| self.access_time(e))
             .min()
     }
 
     /// Starts the transmissions due at `now` (= [`next_access`](Self::next_access)):
     /// fills `winners` with the EDCAFs that transmit, in index order, and `internal` with
-    /// those that lost an internal collision (already counted as failed). The others'
-    /// counters advance by the idle slots they saw, and the medium becomes busy.
+    /// those that lost an internal collision (already counted as failed). Every
+    /// counter advances by the idle slots it saw, and the medium becomes busy.
     pub fn start(&mut self, now: Instant, winners: &mut Vec<EdcafId>, internal: &mut Vec<EdcafId>) {
         winners.clear();
         internal.clear();
-        let slot = self.timing.slot_time.as_nanos();
-        for i in 0..self.active.len() {
-            let id = self.active[i];
-            let e = &self.edcafs[id.0 as usize];
-            let start = e.reference + self.defer(e);
-            if self.access_time(e) == now {
-                winners.push(id);
-            } else if now > start {
-                let counted = ((now - start).as_nanos() / slot) as u32;
-                let e = &mut self.edcafs[id.0 as usize];
-                let b = e.backoff.as_mut().expect("an active EDCAF has a counter");
-                debug_assert!(*b > counted);
-                *b -= counted;
+        for i in 0..self.edcafs.len() {
+            let e = &self.edcafs[i];
+            if e.active && self.access_time(e) == now {
+                winners.push(EdcafId(i as u32));
             }
+            let (floor, _) = self.boundaries(e, now);
+            let backoff = Self::counter_at(e, floor);
+            let e = &mut self.edcafs[i];
+            e.backoff = backoff;
+            e.from = 0;
         }
-        winners.sort_unstable();
+        self.busy = true;
         // Internal collisions: per node, the highest priority (Vo first, then the
         // beacon function above all) keeps the medium.
         let mut kept = 0;
@@ -186,10 +189,6 @@ impl ScanMedium {
         for &id in internal.iter() {
             self.failed(id);
         }
-        for &id in winners.iter() {
-            self.edcafs[id.0 as usize].backoff = Some(0);
-        }
-        self.busy = true;
     }
 
     /// The exchange ended at `end`; `collision` if several transmitted at once.
@@ -197,9 +196,6 @@ impl ScanMedium {
         self.busy = false;
         self.idle_since = end;
         self.after_collision = collision;
-        for &id in &self.active {
-            self.edcafs[id.0 as usize].reference = end;
-        }
     }
 
     /// The transmitted frame (or aggregate) was acknowledged, or dropped at its retry
@@ -219,13 +215,14 @@ impl ScanMedium {
 
     fn redraw(&mut self, id: EdcafId) {
         let e = &mut self.edcafs[id.0 as usize];
-        e.backoff = Some(self.rngs[id.node().index()].uniform_inclusive(u32::from(e.cw)));
+        e.backoff = u64::from(self.rngs[id.node().index()].uniform_inclusive(u32::from(e.cw)));
+        e.from = 0;
     }
-}
 
-impl ScanMedium {
-    /// The EDCAF's backoff counter as this medium keeps it.
-    pub fn backoff(&self, id: EdcafId) -> Option<u32> {
-        self.edcafs[id.0 as usize].backoff
+    /// The EDCAF's counter as the queue reports it: slots from the current idle period's
+    /// first boundary to its end.
+    pub fn backoff(&self, id: EdcafId) -> u64 {
+        let e = &self.edcafs[id.0 as usize];
+        e.from + e.backoff
     }
 }
