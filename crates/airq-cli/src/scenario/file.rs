@@ -80,14 +80,14 @@ pub enum BandName {
     Ghz6,
 }
 
-/// The MAC timing and control rates of the BSS: OFDM-based (11a/g/n/ac/ax) or 802.11b.
+/// The MAC timing of the BSS: OFDM-based (11a/g/n/ac/ax) or 802.11b.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TimingName {
     #[default]
-    /// Short slot, OFDM control frames.
+    /// Short slot, aCWmin 15.
     Ofdm,
-    /// 802.11b: long slot, 1 Mbit/s control frames (2.4 GHz only).
+    /// 802.11b: long slot, aCWmin 31 (2.4 GHz only).
     Dsss,
 }
 

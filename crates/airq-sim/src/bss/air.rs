@@ -94,17 +94,17 @@ impl Simulation {
         }
         self.collision = self.on_air.len() > 1;
         let bss = &self.scenario.bss;
-        let rts_cts = bss.rts_cts;
-        let control_rate = bss.control_rate;
-        let band = bss.band;
         let busy = if self.collision {
             // Everyone transmits what it started with: its RTS, or the whole PPDU.
-            let rts = control_frame_duration(&control_rate, mac_frame::RTS_BYTES, band);
             self.on_air
                 .iter_mut()
                 .map(|a| {
                     let on_air = match &a.ppdu {
-                        Some(_) if rts_cts => rts,
+                        Some(p) if bss.rts_cts => control_frame_duration(
+                            &bss.control_rate(&p.rate),
+                            mac_frame::RTS_BYTES,
+                            bss.band,
+                        ),
                         Some(p) => p.duration,
                         None => a.airtime,
                     };
@@ -120,20 +120,22 @@ impl Simulation {
     }
 
     /// Airtime of the exchange carrying `ppdu` alone on the medium: [RTS, SIFS, CTS,
-    /// SIFS,] PPDU, SIFS, Ack or BlockAck (10.3.2.8, 10.24.7).
+    /// SIFS,] PPDU, SIFS, Ack or BlockAck (10.3.2.8, 10.24.7), the control frames at the
+    /// rate 10.6.6.5 gives for the PPDU's.
     fn exchange_airtime(&self, ppdu: &Ppdu) -> Duration {
         let bss = &self.scenario.bss;
         let sifs = bss.timing.sifs_time;
+        let control_rate = bss.control_rate(&ppdu.rate);
         let response = if ppdu.aggregate {
-            block_ack_duration(&bss.control_rate, bss.band)
+            block_ack_duration(&control_rate, bss.band)
         } else {
-            ack_duration(&bss.control_rate, bss.band)
+            ack_duration(&control_rate, bss.band)
         };
         let mut airtime = ppdu.duration + sifs + response;
         if bss.rts_cts {
             airtime = airtime
-                + control_frame_duration(&bss.control_rate, mac_frame::RTS_BYTES, bss.band)
-                + control_frame_duration(&bss.control_rate, mac_frame::CTS_BYTES, bss.band)
+                + control_frame_duration(&control_rate, mac_frame::RTS_BYTES, bss.band)
+                + control_frame_duration(&control_rate, mac_frame::CTS_BYTES, bss.band)
                 + sifs * 2;
         }
         airtime

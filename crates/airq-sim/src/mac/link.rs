@@ -1,5 +1,5 @@
 //! The radio configuration of the BSS and of each station's link: band, timing, the
-//! basic rate of control responses, EDCA parameters, aggregation limits, retry limit, the
+//! basic rate set (which sets the rate of control responses), EDCA parameters, aggregation limits, retry limit, the
 //! channel model's transmit power and noise figure, and per station its PHY rate (fixed,
 //! as the seeds' testbeds fix it, or the highest one of rate control) and either a fixed
 //! MPDU error probability or a channel ([`crate::phy::channel`]) whose SNR decides each
@@ -8,7 +8,7 @@
 use crate::mac::edca::{EdcaParams, TxopColumn};
 use crate::mac::rate_control::RateControlConfig;
 use crate::phy::channel::{RadioParams, StationChannel};
-use airq::phy::{Band, DsssDataRate, DsssPreamble, MacTiming, OfdmRate, PhyKind, Rate};
+use airq::phy::{Band, BasicRateSet, MacTiming, PhyKind, Rate};
 use airq::Duration;
 
 /// BSS-wide radio parameters.
@@ -16,8 +16,9 @@ use airq::Duration;
 pub struct BssConfig {
     pub band: Band,
     pub timing: MacTiming,
-    /// Rate of Ack, BlockAck, RTS and CTS frames (a basic rate, 10.6.6.5).
-    pub control_rate: Rate,
+    /// BSSBasicRateSet: Ack, BlockAck, RTS and CTS frames go at the highest of its rates
+    /// not above the data frame's (10.6.6.5, [`BssConfig::control_rate`]).
+    pub basic_rates: BasicRateSet,
     /// Rate of beacons: the lowest basic rate.
     pub beacon_rate: Rate,
     /// Beacon interval (100 TU = 102.4 ms); `None` sends no beacons.
@@ -36,21 +37,19 @@ pub struct BssConfig {
 }
 
 impl BssConfig {
-    /// An OFDM-based BSS (HT, VHT, HE or 11a/g) in `band`, short slot, 6 Mbit/s (5 GHz)
-    /// or 1 Mbit/s (2.4 GHz) beacons and 6/24 Mbit/s control responses, default EDCA.
+    /// An OFDM-based BSS (HT, VHT, HE or 11a/g) in `band`, short slot, hostapd's basic
+    /// rates (5 and 6 GHz: 6, 12, 24 Mbit/s; 2.4 GHz: 1, 2, 5.5, 11) with beacons at the
+    /// lowest, default EDCA.
     pub fn ofdm(band: Band) -> BssConfig {
-        let ofdm6 = Rate::ofdm(OfdmRate::Mbps6);
-        let ofdm24 = Rate::ofdm(OfdmRate::Mbps24);
-        let beacon_rate = match band {
-            Band::Ghz2_4 => Rate::dsss(DsssDataRate::Mbps1, DsssPreamble::Long)
-                .expect("1 Mbit/s long preamble is valid"),
-            Band::Ghz5 | Band::Ghz6 => ofdm6,
+        let basic_rates = match band {
+            Band::Ghz2_4 => BasicRateSet::HOSTAPD_G,
+            Band::Ghz5 | Band::Ghz6 => BasicRateSet::HOSTAPD_A,
         };
         BssConfig {
             band,
             timing: MacTiming::for_band(band, true),
-            control_rate: ofdm24,
-            beacon_rate,
+            basic_rates,
+            beacon_rate: basic_rates.lowest(),
             beacon_interval: Some(Duration::from_micros(102_400)),
             beacon_bytes: 300,
             edca: EdcaParams::standard(15, TxopColumn::Ofdm),
@@ -61,16 +60,16 @@ impl BssConfig {
         }
     }
 
-    /// An 802.11b BSS: DSSS timing (20 µs slot, 10 µs SIFS), 1 Mbit/s long-preamble
-    /// control frames and beacons, aCWmin 31.
+    /// An 802.11b BSS: DSSS timing (20 µs slot, 10 µs SIFS), aCWmin 31, hostapd's
+    /// `hw_mode=g` basic rates (1, 2, 5.5, 11 Mbit/s: the 2.4 GHz default) with 1 Mbit/s
+    /// long-preamble beacons.
     pub fn dsss() -> BssConfig {
-        let one = Rate::dsss(DsssDataRate::Mbps1, DsssPreamble::Long)
-            .expect("1 Mbit/s long preamble is valid");
+        let basic_rates = BasicRateSet::HOSTAPD_G;
         BssConfig {
             band: Band::Ghz2_4,
             timing: MacTiming::DSSS,
-            control_rate: one,
-            beacon_rate: one,
+            basic_rates,
+            beacon_rate: basic_rates.lowest(),
             beacon_interval: Some(Duration::from_micros(102_400)),
             beacon_bytes: 300,
             edca: EdcaParams::standard(31, TxopColumn::Dsss),
@@ -79,6 +78,12 @@ impl BssConfig {
             rts_cts: false,
             radio: RadioParams::default(),
         }
+    }
+
+    /// The rate of the Ack, BlockAck, RTS or CTS that goes with a data frame at `rate`
+    /// (10.6.6.5; see [`BasicRateSet::control_response_rate`]).
+    pub fn control_rate(&self, rate: &Rate) -> Rate {
+        self.basic_rates.control_response_rate(rate)
     }
 }
 

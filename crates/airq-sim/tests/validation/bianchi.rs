@@ -70,7 +70,7 @@ fn model(rate: Rate, n: u32) -> f64 {
     let bss = bss_80211b();
     let t = bss.timing;
     let ppdu = rate.ppdu_duration(PACKET_BYTES + MPDU_OVERHEAD_BYTES, bss.band);
-    let ack = ack_duration(&bss.control_rate, bss.band);
+    let ack = ack_duration(&bss.control_rate(&rate), bss.band);
     let eifs = t.eifs(ack_duration(&bss.beacon_rate, bss.band));
     let us = |d: Duration| d.as_nanos() as f64 * 1e-9;
     let ts = us(ppdu + t.sifs_time + ack + t.difs());

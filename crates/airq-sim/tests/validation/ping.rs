@@ -102,7 +102,7 @@ fn idle_station_to_station_ping_is_four_exchanges_without_the_wire() {
     let exchange = aifs
         + rate.ppdu_duration(84 + MPDU_OVERHEAD_BYTES, bss.band)
         + bss.timing.sifs_time
-        + ack_duration(&bss.control_rate, bss.band);
+        + ack_duration(&bss.control_rate(&rate), bss.band);
     let floor = exchange * 4 - aifs;
     let wired_rtt = (scenario.wired.delay + scenario.wired.serialization(84)) * 2;
     for s in &s2s.flows[0].rtt {

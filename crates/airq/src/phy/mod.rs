@@ -13,6 +13,8 @@
 //! - [`ampdu`]: A-MPDU framing (9.7) and the duration of the PPDU that carries one.
 //! - [`mac_frame`]: frame sizes (QoS Data header, FCS, LLC/SNAP, Ack, BlockAck).
 //! - [`mac_timing`]: slot time, SIFS, DIFS/PIFS/AIFS/EIFS and Ack/BlockAck durations.
+//! - [`basic_rates`]: the BSS basic rate set (hostapd's defaults) and the rate of
+//!   control responses (10.6.6.5).
 //! - [`mac80211_estimate`]: `ieee80211_calc_rx_airtime`, `ieee80211_calc_tx_airtime` and
 //!   `ieee80211_calc_expected_tx_airtime`, table rounding included.
 //! - [`exact_estimate`]: a per-packet estimate amortising the exact TXTIME over an
@@ -31,6 +33,7 @@
 
 pub mod ampdu;
 pub mod band;
+pub mod basic_rates;
 pub mod dsss;
 pub mod error;
 pub mod exact_estimate;
@@ -50,6 +53,7 @@ pub use ampdu::{
     ampdu_subframe_bytes, PsduLength, MPDU_DELIMITER_BYTES,
 };
 pub use band::{Band, ChannelWidth};
+pub use basic_rates::BasicRateSet;
 pub use dsss::{DsssDataRate, DsssPreamble, DsssRate};
 pub use error::{PhyError, PhyKind};
 pub use exact_estimate::exact_expected_airtime;

@@ -154,9 +154,11 @@ pub(super) fn bss() -> TableDoc {
                 "ofdm",
                 "",
                 "\"ofdm\"",
-                "MAC timing and control rates: ofdm (short slot, OFDM control frames; \
-                 11a/g/n/ac/ax) or dsss (802.11b: long slot, 1 Mbit/s control frames; \
-                 2.4GHz only).",
+                "MAC timing: ofdm (9 µs slot, aCWmin 15; 11a/g/n/ac/ax) or dsss (802.11b: \
+                 20 µs slot, aCWmin 31; 2.4GHz only). Either way the basic rates are \
+                 hostapd's (2.4GHz 1, 2, 5.5, 11 Mbit/s; 5/6GHz 6, 12, 24) and an Ack, \
+                 BlockAck, RTS or CTS goes at the highest basic rate not above the data \
+                 frame's, in its modulation class (IEEE 802.11-2020 10.6.6.5).",
             ),
             key(
                 "rts_cts",
