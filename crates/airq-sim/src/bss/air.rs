@@ -219,7 +219,11 @@ impl Simulation {
             }
             self.receive_at_recipient(node, dst, tid);
             self.drain_out();
-            if uplink {
+            // The AP charges the airtime of what it received (mac80211's
+            // `ieee80211_sta_register_airtime`, called by ath9k's `ath_rx_count_airtime`
+            // for frames that passed `ath9k_rx_skb_preprocess`, which drops those with
+            // CRC errors): not a collided PPDU, nor one whose every MPDU was lost.
+            if uplink && !collision && received > 0 {
                 let result = self.ap.register_rx_airtime(station, tid, a.airtime, now);
                 debug_assert!(result.is_ok(), "stations are the AP's");
             }

@@ -35,3 +35,54 @@ pub fn uplink_throughputs(
         .map(|s| s.rx_bytes_up as f64 * 8.0 / m.duration.as_secs_f64())
         .collect()
 }
+
+/// RX airtime reaches the AP's scheduler only for PPDUs it received: with ten saturated
+/// uplink stations colliding, the AP charges the stations the channel's successful busy
+/// time (less beacons) and not the collided PPDUs' airtime.
+#[test]
+fn rx_airtime_is_charged_for_received_ppdus_only() {
+    let mut bss = BssConfig::ofdm(airq::phy::Band::Ghz5);
+    bss.beacon_interval = None;
+    let rate = airq::phy::Rate::ofdm(airq::phy::OfdmRate::Mbps54);
+    let stations = vec![StationLink::new(rate); 10];
+    let flows = (0..10)
+        .map(|s| {
+            FlowSpec::new(
+                StationId(s),
+                Direction::Uplink,
+                App::Udp {
+                    load: Load::Saturated { backlog_packets: 4 },
+                    payload_bytes: 1000,
+                },
+            )
+        })
+        .collect();
+    let scenario = BssScenario::new(bss, stations, flows);
+    let mut sim = Simulation::new(scenario, &ApConfig::preset("airtime").unwrap()).unwrap();
+    sim.run_until(Instant::ZERO + Duration::from_secs(5));
+    let m = sim.metrics();
+    assert!(
+        m.channel.collisions > 100,
+        "{} collisions",
+        m.channel.collisions
+    );
+    let charged_us: u64 = (0..10)
+        .map(|s| sim.ap().station_stats(StationId(s)).unwrap().rx_airtime_us)
+        .sum();
+    let received_us = m.channel.busy.as_nanos() / 1000;
+    let on_air_us: u64 = m
+        .stations
+        .iter()
+        .map(|s| s.airtime_up.as_nanos() / 1000)
+        .sum();
+    // Each PPDU's airtime is rounded to whole µs when charged: within 1 µs a PPDU.
+    let exchanges = m.channel.exchanges - m.channel.collisions;
+    assert!(
+        charged_us.abs_diff(received_us) <= exchanges,
+        "charged {charged_us} us, received {received_us} us, on air {on_air_us} us"
+    );
+    assert!(
+        on_air_us > received_us + 100_000,
+        "collided PPDUs cost airtime"
+    );
+}
