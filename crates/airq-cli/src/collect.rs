@@ -140,6 +140,7 @@ pub fn collect(
             duration_s: scenario.duration_s(),
             omit_s: metrics.start.as_secs_f64(),
             step_s: scenario.step.as_secs_f64(),
+            bss_timing: scenario.derived_timing.clone(),
             emulation: None,
         },
         stations,

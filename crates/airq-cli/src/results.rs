@@ -355,6 +355,11 @@ pub struct Metadata {
     pub omit_s: f64,
     /// Step of [`Series`].
     pub step_s: f64,
+    /// The MAC timing the BSS got from its stations' standards when the scenario did
+    /// not set `bss.timing` (e.g. 802.11b timing for a BSS of 802.11b stations); absent
+    /// when it was set or the plain OFDM default applied.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bss_timing: Option<String>,
     /// How an emulated run (`airq emulate`) kept up with real time; absent for a
     /// simulated run (and in files written before emulation existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -31,6 +31,7 @@ pub fn check(paths: &[PathBuf], sets: &[String]) -> Result<(), CliError> {
             s.traffic.len(),
             s.duration_s()
         );
+        super::run::print_derived_timing(&s);
     }
     Ok(())
 }

@@ -11,6 +11,13 @@ use crate::table::{self, seeds_table};
 use airq_sim::ap::PRESET_NAMES;
 use std::path::Path;
 
+/// Says the MAC timing the BSS got from its stations, if it was derived.
+pub(crate) fn print_derived_timing(scenario: &Scenario) {
+    if let Some(timing) = &scenario.derived_timing {
+        println!("bss timing: {timing}; bss.timing sets it");
+    }
+}
+
 /// `airq run SCENARIO [--config PRESET | --variant SPEC]`.
 pub fn run(
     args: &RunArgs,
@@ -36,6 +43,7 @@ pub fn run(
         } else {
             print!("{}", table::run_table(&runs[0]));
         }
+        print_derived_timing(&scenario);
         println!("{}", written(&runs, args));
     }
     Ok(())
@@ -65,6 +73,7 @@ pub fn compare(
         } else {
             print!("{}", table::compare_table(&runs));
         }
+        print_derived_timing(&scenario);
         println!("{}", written(&runs, args));
     }
     if plots {

@@ -87,6 +87,7 @@ fn results(config: &str) -> ResultsFile {
             duration_s: 1.0,
             omit_s: 0.0,
             step_s: 0.5,
+            bss_timing: None,
             emulation: None,
         },
         stations: vec![

@@ -81,10 +81,9 @@ pub enum BandName {
 }
 
 /// The MAC timing of the BSS: OFDM-based (11a/g/n/ac/ax) or 802.11b.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TimingName {
-    #[default]
     /// Short slot, aCWmin 15.
     Ofdm,
     /// 802.11b: long slot, aCWmin 31 (2.4 GHz only).
@@ -98,9 +97,9 @@ pub struct BssSection {
     #[serde(default)]
     /// `2.4GHz`, `5GHz` (default) or `6GHz`.
     pub band: BandName,
-    #[serde(default)]
-    /// `ofdm` (default) or `dsss`.
-    pub timing: TimingName,
+    /// `ofdm` or `dsss`; unset, what the stations call for (dsss if every station is
+    /// 802.11b, the long slot if some are, else ofdm).
+    pub timing: Option<TimingName>,
     /// RTS/CTS before every data PPDU (default off).
     pub rts_cts: Option<bool>,
     /// Beacons every 102.4 ms (default on).

@@ -58,6 +58,9 @@ pub struct Scenario {
     pub seeds: u32,
     /// BSS-wide radio settings.
     pub bss: BssConfig,
+    /// The MAC timing the BSS got from its stations when `bss.timing` is not set, said
+    /// by `check` and `run` and kept in the results; `None` for the plain OFDM default.
+    pub derived_timing: Option<String>,
     /// Packets each station's own queue holds, if not the simulator's default.
     pub station_queue_packets: Option<usize>,
     /// The server's link to the AP.

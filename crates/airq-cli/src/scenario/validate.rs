@@ -5,7 +5,7 @@ use super::file::{BandName, ScenarioFile, TimingName};
 use super::location::{KeyPath, SourceMap};
 use super::{station, traffic, units, variant, ApSpec, Scenario};
 use crate::error::CliError;
-use airq::phy::Band;
+use airq::phy::{Band, MacTiming, PhyKind};
 use airq::Duration;
 use airq_sim::bss::WiredLink;
 use airq_sim::mac::link::BssConfig;
@@ -87,16 +87,9 @@ pub fn validate(
         BandName::Ghz5 => Band::Ghz5,
         BandName::Ghz6 => Band::Ghz6,
     };
-    let mut bss = match raw.bss.timing {
-        TimingName::Ofdm => BssConfig::ofdm(band),
-        TimingName::Dsss if band == Band::Ghz2_4 => BssConfig::dsss(),
-        TimingName::Dsss => {
-            return Err(at(
-                bss_path.join("timing"),
-                "802.11b (dsss) timing exists in the 2.4GHz band only".into(),
-            ))
-        }
-    };
+    let stations = station::expand(&raw.station, band, map)?;
+    let (mut bss, derived_timing) = bss_timing(raw.bss.timing, band, &stations)
+        .map_err(|why| at(bss_path.join("timing"), why))?;
     bss.rts_cts = raw.bss.rts_cts.unwrap_or(false);
     bss.radio = super::radio::radio(&raw.bss, map)?;
     if raw.bss.beacons == Some(false) {
@@ -127,7 +120,6 @@ pub fn validate(
         ));
     }
     let wired = wired(&raw, map)?;
-    let stations = station::expand(&raw.station, band, map)?;
     let traffic = raw
         .traffic
         .iter()
@@ -180,6 +172,7 @@ pub fn validate(
         seed: raw.seed.unwrap_or(1),
         seeds,
         bss,
+        derived_timing,
         station_queue_packets: raw.bss.station_queue_packets,
         wired,
         stations,
@@ -229,4 +222,91 @@ fn seconds(s: f64) -> Result<Duration, String> {
         return Err(format!("{s} s is below a nanosecond"));
     }
     Ok(d)
+}
+
+/// The BSS's MAC timing: the `timing` key's if set, else what its stations' standards
+/// call for, with a note saying what was derived (`None` for the plain OFDM default).
+/// In 2.4 GHz a BSS of 802.11b (DSSS/CCK) stations only runs 802.11b timing (Table 16-4:
+/// 20 µs slot; aCWmin 31); a BSS with some 802.11b stations among ERP/HT/HE ones keeps
+/// OFDM's aCWmin but uses the long slot, since the short slot is only for a BSS whose
+/// every station supports it (IEEE 802.11-2020 Clause 18, ERP characteristics; hostapd
+/// counts the stations without short slot time, `num_sta_no_short_slot_time`, and
+/// turns it off while there are any). ERP protection (10.26) is not modelled.
+pub(super) fn bss_timing(
+    timing: Option<TimingName>,
+    band: Band,
+    stations: &[station::Station],
+) -> Result<(BssConfig, Option<String>), String> {
+    let dsss = |s: &station::Station| s.link.rate.phy_kind() == PhyKind::Dsss;
+    match timing {
+        Some(TimingName::Ofdm) => Ok((BssConfig::ofdm(band), None)),
+        Some(TimingName::Dsss) if band == Band::Ghz2_4 => Ok((BssConfig::dsss(), None)),
+        Some(TimingName::Dsss) => {
+            Err("802.11b (dsss) timing exists in the 2.4GHz band only".into())
+        }
+        None if band == Band::Ghz2_4 && !stations.is_empty() && stations.iter().all(dsss) => Ok((
+            BssConfig::dsss(),
+            Some("dsss (derived: every station is 802.11b; 20 us slot, aCWmin 31)".into()),
+        )),
+        None if band == Band::Ghz2_4 && stations.iter().any(dsss) => {
+            let mut bss = BssConfig::ofdm(band);
+            bss.timing = MacTiming::for_band(band, false);
+            Ok((
+                bss,
+                Some(
+                    "ofdm with the long slot (derived: 802.11b stations in the BSS; 20 us \
+                     slot, aCWmin 15; no ERP protection)"
+                        .into(),
+                ),
+            ))
+        }
+        None => Ok((BssConfig::ofdm(band), None)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use airq::phy::MacTiming;
+    use airq::Ac;
+
+    fn scenario(timing: &str, stations: &str) -> super::Scenario {
+        let text = format!(
+            "name = \"t\"\nduration = 1.0\n[bss]\nband = \"2.4GHz\"\n{timing}\n{stations}\n\
+             [[traffic]]\ntest = \"udp_flood\"\n"
+        );
+        super::super::parse("t.toml", &text, &[]).unwrap()
+    }
+
+    const B: &str = "[[station]]\nname = \"b\"\nstandard = \"dsss\"\nrate_mbps = 11\n";
+    const N: &str = "[[station]]\nname = \"n\"\nstandard = \"ht\"\nmcs = 7\n";
+
+    /// Table 16-4 and Table 9-155's DSSS column for a BSS of 802.11b stations only.
+    #[test]
+    fn a_bss_of_80211b_stations_gets_80211b_timing() {
+        let s = scenario("", B);
+        assert_eq!(s.bss.timing, MacTiming::DSSS);
+        assert_eq!(s.bss.edca.get(Ac::Be).cw_min, 31);
+        assert!(s.derived_timing.unwrap().starts_with("dsss (derived"));
+    }
+
+    /// Clause 18: the short slot only when every station supports it.
+    #[test]
+    fn a_mixed_bss_uses_the_long_slot() {
+        let s = scenario("", &format!("{B}{N}"));
+        assert_eq!(s.bss.timing, MacTiming::GHZ2_4_LONG_SLOT);
+        assert_eq!(s.bss.edca.get(Ac::Be).cw_min, 15);
+        assert!(s.derived_timing.is_some());
+        let n = scenario("", N);
+        assert_eq!(n.bss.timing, MacTiming::GHZ2_4_SHORT_SLOT);
+        assert_eq!(n.derived_timing, None);
+    }
+
+    #[test]
+    fn an_explicit_timing_wins() {
+        let s = scenario("timing = \"ofdm\"", B);
+        assert_eq!(s.bss.timing, MacTiming::GHZ2_4_SHORT_SLOT);
+        assert_eq!(s.derived_timing, None);
+        let s = scenario("timing = \"dsss\"", N);
+        assert_eq!(s.bss.timing, MacTiming::DSSS);
+    }
 }

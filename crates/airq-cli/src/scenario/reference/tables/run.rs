@@ -151,14 +151,18 @@ pub(super) fn bss() -> TableDoc {
                 "timing",
                 Kind::Choice(TIMINGS),
                 "",
-                "ofdm",
+                "from the stations",
                 "",
                 "\"ofdm\"",
                 "MAC timing: ofdm (9 µs slot, aCWmin 15; 11a/g/n/ac/ax) or dsss (802.11b: \
-                 20 µs slot, aCWmin 31; 2.4GHz only). Either way the basic rates are \
-                 hostapd's (2.4GHz 1, 2, 5.5, 11 Mbit/s; 5/6GHz 6, 12, 24) and an Ack, \
-                 BlockAck, RTS or CTS goes at the highest basic rate not above the data \
-                 frame's, in its modulation class (IEEE 802.11-2020 10.6.6.5).",
+                 20 µs slot, aCWmin 31; 2.4GHz only). Unset, the stations decide: in \
+                 2.4GHz dsss if every station is 802.11b, ofdm with the 20 µs long slot if \
+                 some are (the short slot needs every station's support; no ERP \
+                 protection), else ofdm; check and run say what was derived and the \
+                 results keep it (bss_timing). The basic rates are hostapd's (2.4GHz 1, \
+                 2, 5.5, 11 Mbit/s; 5/6GHz 6, 12, 24) and an Ack, BlockAck, RTS or CTS goes \
+                 at the highest basic rate not above the data frame's, in its modulation \
+                 class (IEEE 802.11-2020 10.6.6.5).",
             ),
             key(
                 "rts_cts",
