@@ -263,6 +263,8 @@ pub struct StationSection {
     pub weight: Option<u32>,
     /// The `[[ap.group]]` the station belongs to.
     pub group: Option<String>,
+    /// A QoS station (default true); false: a legacy client on the DCF.
+    pub qos: Option<bool>,
 }
 
 /// `[[traffic]]`: one test (flent's names) to some or all stations.

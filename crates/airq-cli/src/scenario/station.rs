@@ -60,6 +60,10 @@ pub fn expand(
         }
         let rate = rate(s, band).map_err(|(key, why)| at(key, why))?;
         let mut link = StationLink::new(rate);
+        if s.qos == Some(false) {
+            link.qos = false;
+            link.ampdu = false;
+        }
         link.rate_control = rate_control(s, &rate).map_err(|(key, why)| at(key, why))?;
         link.channel = channel(s).map_err(|(key, why)| at(key, why))?;
         if link.channel.is_some() && s.frame_error_rate.is_some() {
@@ -412,6 +416,7 @@ mod tests {
             rate_control: None,
             weight: None,
             group: None,
+            qos: None,
         }
     }
 

@@ -301,6 +301,16 @@ mod tests {
         assert_eq!(n.derived_timing, None);
     }
 
+    /// `qos = false`: a legacy client on the DCF, no A-MPDU; QoS by default.
+    #[test]
+    fn qos_false_makes_a_non_qos_station() {
+        let s = scenario("", &format!("{N}qos = false\n{B}"));
+        let (n, b) = (&s.stations[0].link, &s.stations[1].link);
+        assert!(!n.qos && !n.ampdu);
+        assert!(b.qos);
+        assert!(scenario("", N).stations[0].link.ampdu);
+    }
+
     #[test]
     fn an_explicit_timing_wins() {
         let s = scenario("timing = \"ofdm\"", B);

@@ -19,7 +19,7 @@ use crate::net::dscp::tid_for_dscp;
 use crate::net::flow_hash::flow_hash;
 use crate::net::packet::{FlowIndex, Payload, SimPacket};
 use crate::net::real_packet::{mark_ce, Ipv4Fields, RealPacket};
-use airq::{Ecn, Instant, StationId};
+use airq::{Ecn, Instant, StationId, Tid};
 
 /// A host of the BSS: the wired server or a station.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -151,7 +151,16 @@ impl Simulation {
             uplink,
             relay_to,
             len_bytes: fields.len_bytes,
-            tid: tid_for_dscp(fields.dscp),
+            // A non-QoS station's frames are all best effort (`StationLink::qos`).
+            tid: if [Some(station), relay_to]
+                .into_iter()
+                .flatten()
+                .any(|s| !self.scenario.stations[s.index()].qos)
+            {
+                Tid::new(0).expect("TID 0 exists")
+            } else {
+                tid_for_dscp(fields.dscp)
+            },
             flow_hash: flow_hash(&fields.tuple, self.hash_perturbation),
             ecn: fields.ecn,
             created: at,

@@ -17,7 +17,7 @@ use crate::apps::traffic::{App, Direction, FlowSpec, Load};
 use crate::apps::voip_stats::{VoipStats, DELIVERY_DUE};
 use crate::engine::event::EventQueue;
 use crate::engine::rng::{RngRoot, RngStream};
-use crate::mac::edca::EdcaAcParams;
+use crate::mac::edca::{EdcaAcParams, EdcaParams};
 use crate::mac::frame::Ppdu;
 use crate::mac::link::{BssConfig, StationLink};
 use crate::mac::medium::{Access, EdcafId, Medium};
@@ -37,7 +37,7 @@ use crate::net::wired::{WireDirection, TOWARDS_SERVER};
 use crate::station::{StationTx, STATION_QUEUE_PACKETS};
 use crate::transport::tcp::{Outgoing, Segment, TcpConfigError};
 use airq::phy::ack_duration;
-use airq::{Duration, Instant, StationId};
+use airq::{Ac, Duration, Instant, StationId, Tid};
 
 /// The default stall threshold: 100 ms of an idle medium while the AP holds frames no
 /// policy holds back. Far above any legitimate gap (the longest PPDU is 5.5 ms, the
@@ -364,8 +364,12 @@ impl Simulation {
     }
 
     /// A simulation of `scenario` with an AP configured as `ap`.
-    pub fn new(scenario: BssScenario, ap: &ApConfig) -> Result<Simulation, SimError> {
+    pub fn new(mut scenario: BssScenario, ap: &ApConfig) -> Result<Simulation, SimError> {
         Self::check(&scenario, ap)?;
+        // A non-QoS station sends and receives no A-MPDU (see `StationLink::qos`).
+        for link in scenario.stations.iter_mut().filter(|l| !l.qos) {
+            link.ampdu = false;
+        }
         let mut ap = ApTx::new(ap, &scenario.bss, &scenario.stations).map_err(SimError::Ap)?;
         let root = RngRoot::new(scenario.seed);
         ap.set_host_jitter(root.stream("host-jitter", 0));
@@ -381,15 +385,21 @@ impl Simulation {
         install_rate_control(&root, &scenario.stations, &mut ap, &mut stations)?;
         let lowest_ack = ack_duration(&bss.beacon_rate, bss.band);
         let edca = bss.edca;
+        // The DCF of a non-QoS station (10.3.3): DIFS (AIFSN 2) and the PHY's aCWmin and
+        // aCWmax, which AC_BE's window is in the default EDCA set (Table 9-155).
+        let be = edca.get(Ac::Be);
+        let dcf = EdcaParams::dcf(be.cw_min, be.cw_max).ac[0];
+        let links = &scenario.stations;
         let medium = Medium::new(
             bss.timing,
             bss.timing.eifs(lowest_ack),
             n + 1,
-            |_, access| match access {
-                Access::Data(ac) => *edca.get(ac),
+            |node, access| match (access, node) {
+                (Access::Data(_), NodeId::Sta(s)) if !links[s.index()].qos => dcf,
+                (Access::Data(ac), _) => *edca.get(ac),
                 // Beacons go out at PIFS with no backoff (the beacon queue of ath9k:
                 // AIFS 1, CW 0).
-                Access::Beacon => EdcaAcParams {
+                (Access::Beacon, _) => EdcaAcParams {
                     aifsn: 1,
                     cw_min: 0,
                     cw_max: 0,
@@ -405,7 +415,7 @@ impl Simulation {
             .iter()
             .map(|spec| FlowState {
                 spec: spec.clone(),
-                tid: tid_for_dscp(spec.dscp),
+                tid: flow_tid(spec, &scenario.stations),
                 queued: 0,
                 next_seq: 0,
                 voip: match spec.app {
@@ -733,5 +743,17 @@ impl Simulation {
             driver_frames: total.driver_frames,
             driver_airtime: Duration::from_micros(total.driver_airtime_us),
         }
+    }
+}
+
+/// The TID of a flow's packets: by its DSCP as Linux maps it, but TID 0 (best effort)
+/// when the station at either wireless end is not a QoS station (see
+/// `StationLink::qos`).
+fn flow_tid(spec: &FlowSpec, stations: &[StationLink]) -> Tid {
+    let non_qos = |s: StationId| stations.get(s.index()).is_some_and(|l| !l.qos);
+    if non_qos(spec.station) || spec.peer().is_some_and(non_qos) {
+        Tid::new(0).expect("TID 0 exists")
+    } else {
+        tid_for_dscp(spec.dscp)
     }
 }

@@ -101,7 +101,14 @@ pub struct StationLink {
     /// The station's radio channel: each MPDU's error probability follows the SNR of
     /// its PPDU instead of `mpdu_error`. `None` keeps the fixed probability.
     pub channel: Option<StationChannel>,
-    /// Aggregate at all (HT and later rates only).
+    /// A QoS station (the default: every HT/VHT/HE station is one). A non-QoS station
+    /// (a legacy 802.11b/g client) contends with the DCF instead of EDCA (IEEE
+    /// 802.11-2020 10.3.3: DIFS, CW from aCWmin to aCWmax, one queue): every frame to
+    /// or from it is best effort (mac80211 sends a non-WMM station's frames on AC_BE,
+    /// `ieee80211_select_queue`) and none is aggregated (an A-MPDU carries QoS Data
+    /// frames under a BlockAck agreement, 10.12, 10.25).
+    pub qos: bool,
+    /// Aggregate at all (HT and later rates only; never for a non-QoS station).
     pub ampdu: bool,
     /// BlockAck window in MPDUs (64; 256 for HE).
     pub ba_window: u16,
@@ -120,6 +127,7 @@ impl StationLink {
             _ => (64, 65_535),
         };
         StationLink {
+            qos: true,
             ampdu: rate.supports_ampdu(),
             rate,
             rate_control: RateControlConfig::Fixed,

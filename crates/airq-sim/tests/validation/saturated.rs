@@ -86,3 +86,65 @@ fn rx_airtime_is_charged_for_received_ppdus_only() {
         "collided PPDUs cost airtime"
     );
 }
+
+/// Uplink throughput of one saturated 54 Mbit/s station alone in a 5 GHz BSS (beacons
+/// off) sending 1500-byte packets marked `dscp`, QoS or not.
+fn alone(qos: bool, dscp: airq_sim::net::dscp::Dscp) -> f64 {
+    let mut bss = BssConfig::ofdm(airq::phy::Band::Ghz5);
+    bss.beacon_interval = None;
+    let mut link = StationLink::new(airq::phy::Rate::ofdm(airq::phy::OfdmRate::Mbps54));
+    link.qos = qos;
+    let mut flow = FlowSpec::new(
+        StationId(0),
+        Direction::Uplink,
+        App::Udp {
+            load: Load::Saturated { backlog_packets: 4 },
+            payload_bytes: 1500 - UDP_IP_HEADER_BYTES,
+        },
+    );
+    flow.dscp = dscp;
+    let scenario = BssScenario::new(bss, vec![link], vec![flow]);
+    let mut sim = Simulation::new(scenario, &ApConfig::preset("fifo").unwrap()).unwrap();
+    sim.run_until(Instant::ZERO + Duration::from_secs(10));
+    let m = sim.metrics();
+    m.stations[0].rx_bytes_up as f64 * 8.0 / m.duration.as_secs_f64()
+}
+
+/// A non-QoS station contends with the DCF (IEEE 802.11-2020 10.3.3): DIFS and the
+/// window aCWmin..aCWmax, whatever its packets' DSCP; a QoS station with AIFS[AC] and
+/// the AC's window (10.23.2, Table 9-155). Alone on the medium every frame waits its
+/// AIFS and a backoff of CW/2 slots on average (no collisions), then the exchange:
+/// the throughput is 1500 bytes over that time.
+#[test]
+fn a_non_qos_station_contends_with_the_dcf() {
+    use airq::phy::{ack_duration, Band, MacTiming, OfdmRate, Rate};
+    use airq_sim::mac::frame::MPDU_OVERHEAD_BYTES;
+    use airq_sim::net::dscp::{Dscp, EF};
+    let t = MacTiming::OFDM;
+    let rate = Rate::ofdm(OfdmRate::Mbps54);
+    let exchange = rate.ppdu_duration(1500 + MPDU_OVERHEAD_BYTES, Band::Ghz5)
+        + t.sifs_time
+        + ack_duration(&Rate::ofdm(OfdmRate::Mbps24), Band::Ghz5);
+    let expected = |aifsn: u8, cw: u64| {
+        let secs = (t.aifs(aifsn) + exchange).as_nanos() as f64 * 1e-9
+            + t.slot_time.as_nanos() as f64 * 1e-9 * cw as f64 / 2.0;
+        1500.0 * 8.0 / secs
+    };
+    let be = Dscp::new(0).unwrap();
+    let cases = [
+        ("QoS, BE", alone(true, be), expected(3, 15)),
+        ("QoS, EF (VO)", alone(true, EF), expected(2, 3)),
+        ("non-QoS, BE", alone(false, be), expected(2, 15)),
+        ("non-QoS, EF", alone(false, EF), expected(2, 15)),
+    ];
+    let report: Vec<String> = cases
+        .iter()
+        .map(|(name, sim, model)| {
+            format!("{name}: {:.3} Mbit/s, model {:.3}", sim / 1e6, model / 1e6)
+        })
+        .collect();
+    println!("{}", report.join("\n"));
+    for (_, sim, model) in &cases {
+        assert!(((sim - model) / model).abs() < 0.01, "{report:?}");
+    }
+}

@@ -171,6 +171,18 @@ pub(super) fn station() -> TableDoc {
                  with the last rate used.",
             ),
             key(
+                "qos",
+                Kind::Boolean,
+                "",
+                "true",
+                "true, false",
+                "false",
+                "A QoS (WMM) station. false: a legacy 802.11b/g client on the DCF (IEEE \
+                 802.11-2020 10.3.3: DIFS, aCWmin to aCWmax, one queue); its frames both \
+                 ways are best effort whatever their DSCP, as mac80211 sends a non-WMM \
+                 station's, and never aggregated.",
+            ),
+            key(
                 "weight",
                 Kind::Integer,
                 "µs",
