@@ -102,7 +102,9 @@ pub fn validate(
                 "must be at least 1".into(),
             ));
         }
+        // One limit for every MPDU, aggregated or not, as before the two had sources.
         bss.retry_limit = r;
+        bss.ampdu_retry_limit = r;
     }
     if let Some(us) = raw.bss.max_aggregate_airtime_us {
         if us == 0 {

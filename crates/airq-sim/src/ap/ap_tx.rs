@@ -92,7 +92,7 @@ impl ApTx {
         if stations > StationId::MAX as usize + 1 {
             return Err(ApConfigError::TooManyStations(stations));
         }
-        if bss.retry_limit == 0 {
+        if bss.retry_limit == 0 || bss.ampdu_retry_limit == 0 {
             return Err(ApConfigError::Bss(
                 "retry_limit must be at least 1 (transmissions, the first included)",
             ));

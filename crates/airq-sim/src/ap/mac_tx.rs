@@ -472,13 +472,15 @@ impl MacTx {
             ..
         } = self;
         let timed = retry_time.as_ref().map(|p| (p, now - airtime, now));
+        // The riders were subframes of the carrier's A-MPDU: its retry limit is theirs.
+        let retry_limit = bss.retry_limit_for(&ppdu);
         let mut rider_keys = Vec::new();
         for rider in riders {
             let k = TxqKey::new(station, rider.tid);
             rider_keys.push(k);
-            tid_tx[k.index()].complete_timed(rider, bss.retry_limit, timed, completion);
+            tid_tx[k.index()].complete_timed(rider, retry_limit, timed, completion);
         }
-        tid_tx[key.index()].complete_timed(ppdu, bss.retry_limit, timed, completion);
+        tid_tx[key.index()].complete_timed(ppdu, retry_limit, timed, completion);
         let outcome = completion.outcome();
         rate_control[station.index()].tx_status(&rate, mpdus, outcome.acked, now);
         ledger.stations[station.index()].retries += u64::from(completion.retried);

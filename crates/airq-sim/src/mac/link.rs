@@ -1,15 +1,23 @@
 //! The radio configuration of the BSS and of each station's link: band, timing, the
-//! basic rate set (which sets the rate of control responses), EDCA parameters, aggregation limits, retry limit, the
+//! basic rate set (which sets the rate of control responses), EDCA parameters, aggregation limits, retry limits, the
 //! channel model's transmit power and noise figure, and per station its PHY rate (fixed,
 //! as the seeds' testbeds fix it, or the highest one of rate control) and either a fixed
 //! MPDU error probability or a channel ([`crate::phy::channel`]) whose SNR decides each
 //! MPDU's.
 
 use crate::mac::edca::{EdcaParams, TxopColumn};
+use crate::mac::frame::Ppdu;
 use crate::mac::rate_control::RateControlConfig;
 use crate::phy::channel::{RadioParams, StationChannel};
 use airq::phy::{Band, BasicRateSet, MacTiming, PhyKind, Rate};
 use airq::Duration;
+
+/// dot11ShortRetryLimit as cfg80211 sets it (`wiphy->retry_short`, `net/wireless/core.c`).
+pub const DOT11_SHORT_RETRY_LIMIT: u8 = 7;
+/// dot11LongRetryLimit as cfg80211 sets it (`wiphy->retry_long`).
+pub const DOT11_LONG_RETRY_LIMIT: u8 = 4;
+/// ath9k's software retries of an A-MPDU subframe (`ATH_MAX_SW_RETRIES`, ath9k.h).
+pub const ATH_MAX_SW_RETRIES: u8 = 30;
 
 /// BSS-wide radio parameters.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,8 +34,18 @@ pub struct BssConfig {
     /// Beacon frame length in bytes (MAC header, fixed fields, SSID, rates, HT/VHT IEs).
     pub beacon_bytes: u32,
     pub edca: EdcaParams,
-    /// Transmissions of an MPDU before it is dropped (first try included).
+    /// Transmissions of an MPDU sent alone (Ack policy, not in an A-MPDU) before it is
+    /// dropped, the first included: dot11ShortRetryLimit, 7, as cfg80211 sets
+    /// `wiphy->retry_short` (`net/wireless/core.c`, `wiphy_new_nm`; the RTS threshold
+    /// is off there, so every data frame is "short"); with `rts_cts` the frame is above
+    /// the RTS threshold and dot11LongRetryLimit, `retry_long` = 4, applies instead
+    /// ([`BssConfig::retry_limit_for`]).
     pub retry_limit: u8,
+    /// Transmissions of an A-MPDU subframe before it is dropped, the first included:
+    /// ath9k retries a failed subframe in software while `bf_retries <
+    /// ATH_MAX_SW_RETRIES` (30, `drivers/net/wireless/ath/ath9k/ath9k.h`;
+    /// `ath_tx_complete_aggr` in `xmit.c`), so 31.
+    pub ampdu_retry_limit: u8,
     /// Cap on the airtime of one aggregate (ath9k: 4 ms, `ATH_AMPDU_LIMIT_MAX`).
     pub max_aggregate_airtime: Duration,
     /// RTS/CTS before every data PPDU (10.3.2.8).
@@ -53,7 +71,8 @@ impl BssConfig {
             beacon_interval: Some(Duration::from_micros(102_400)),
             beacon_bytes: 300,
             edca: EdcaParams::standard(15, TxopColumn::Ofdm),
-            retry_limit: 10,
+            retry_limit: DOT11_SHORT_RETRY_LIMIT,
+            ampdu_retry_limit: ATH_MAX_SW_RETRIES + 1,
             max_aggregate_airtime: Duration::from_micros(4000),
             rts_cts: false,
             radio: RadioParams::default(),
@@ -73,10 +92,24 @@ impl BssConfig {
             beacon_interval: Some(Duration::from_micros(102_400)),
             beacon_bytes: 300,
             edca: EdcaParams::standard(31, TxopColumn::Dsss),
-            retry_limit: 7,
+            retry_limit: DOT11_SHORT_RETRY_LIMIT,
+            ampdu_retry_limit: ATH_MAX_SW_RETRIES + 1,
             max_aggregate_airtime: Duration::from_micros(4000),
             rts_cts: false,
             radio: RadioParams::default(),
+        }
+    }
+
+    /// The retry limit (transmissions, the first included) of the MPDUs of `ppdu`:
+    /// [`ampdu_retry_limit`](Self::ampdu_retry_limit) in an A-MPDU, else
+    /// [`retry_limit`](Self::retry_limit), at most dot11LongRetryLimit (4) behind RTS/CTS.
+    pub fn retry_limit_for(&self, ppdu: &Ppdu) -> u8 {
+        if ppdu.aggregate {
+            self.ampdu_retry_limit
+        } else if self.rts_cts {
+            self.retry_limit.min(DOT11_LONG_RETRY_LIMIT)
+        } else {
+            self.retry_limit
         }
     }
 
@@ -142,5 +175,41 @@ impl StationLink {
     /// 5.484 ms for HE (27.4.3); legacy PPDUs are bounded by their length alone.
     pub fn max_ppdu_duration(&self) -> Duration {
         Duration::from_micros(5484)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::packet::NodeId;
+    use airq::phy::{ChannelWidth, GuardInterval};
+    use airq::{StationId, Tid};
+
+    fn ppdu(aggregate: bool) -> Ppdu {
+        let rate = Rate::ht(7, ChannelWidth::Mhz20, GuardInterval::Long).unwrap();
+        let (ap, sta) = (NodeId::Ap, NodeId::Sta(StationId(0)));
+        Ppdu::new(
+            ap,
+            sta,
+            Tid::new(0).unwrap(),
+            rate,
+            Band::Ghz5,
+            aggregate,
+            Vec::new(),
+        )
+    }
+
+    /// cfg80211's wiphy defaults (dot11ShortRetryLimit 7, dot11LongRetryLimit 4,
+    /// net/wireless/core.c) for MPDUs sent alone, ath9k's 1 + ATH_MAX_SW_RETRIES (30)
+    /// for A-MPDU subframes.
+    #[test]
+    fn retry_limits_follow_cfg80211_and_ath9k() {
+        for mut bss in [BssConfig::ofdm(Band::Ghz5), BssConfig::dsss()] {
+            assert_eq!(bss.retry_limit_for(&ppdu(false)), 7);
+            assert_eq!(bss.retry_limit_for(&ppdu(true)), 31);
+            bss.rts_cts = true;
+            assert_eq!(bss.retry_limit_for(&ppdu(false)), 4);
+            assert_eq!(bss.retry_limit_for(&ppdu(true)), 31);
+        }
     }
 }

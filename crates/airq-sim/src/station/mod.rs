@@ -131,7 +131,8 @@ impl TxPath for StationTx {
         let tid = usize::from(ppdu_tid.get());
         let (rate, mpdus) = (ppdu.rate, ppdu.mpdus.len() as u32);
         let c = &mut self.completion;
-        self.tids[tid].complete(ppdu, self.bss.retry_limit, c);
+        let retry_limit = self.bss.retry_limit_for(&ppdu);
+        self.tids[tid].complete(ppdu, retry_limit, c);
         let outcome = c.outcome();
         self.rate_control
             .tx_status(&rate, mpdus, outcome.acked, now);

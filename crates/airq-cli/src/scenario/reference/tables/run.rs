@@ -132,7 +132,6 @@ pub(super) fn top_level() -> TableDoc {
 
 pub(super) fn bss() -> TableDoc {
     let ofdm = BssConfig::ofdm(Band::Ghz5);
-    let dsss = BssConfig::dsss();
     let radio = ofdm.radio;
     TableDoc {
         path: "bss",
@@ -187,12 +186,18 @@ pub(super) fn bss() -> TableDoc {
                 Kind::Integer,
                 "",
                 format!(
-                    "{} ({} with dsss timing)",
-                    ofdm.retry_limit, dsss.retry_limit
+                    "{} alone ({} with rts_cts), {} in an A-MPDU",
+                    ofdm.retry_limit,
+                    airq_sim::mac::link::DOT11_LONG_RETRY_LIMIT,
+                    ofdm.ampdu_retry_limit
                 ),
                 "1 to 255",
                 "4",
-                "Transmissions of an MPDU, the first included, before it is dropped.",
+                "Transmissions of an MPDU, the first included, before it is dropped; set, \
+                 one limit for every MPDU. Unset: dot11ShortRetryLimit 7 for an MPDU sent \
+                 alone, dot11LongRetryLimit 4 behind RTS/CTS (cfg80211's wiphy defaults, \
+                 net/wireless/core.c), 1 + ath9k's ATH_MAX_SW_RETRIES = 31 for an A-MPDU \
+                 subframe.",
             ),
             key(
                 "max_aggregate_airtime_us",
