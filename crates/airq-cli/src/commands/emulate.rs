@@ -167,7 +167,7 @@ pub fn emulate(
         },
     };
     if options.hold && verbosity != Verbosity::Quiet {
-        print_hold_help(&net, stations);
+        print_hold_help(&net, stations, flows.len());
     }
     let started_utc = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
     let wall = std::time::Instant::now();
@@ -344,18 +344,36 @@ fn check_environment(flows: &[FlowSpec]) -> Result<(), CliError> {
     Ok(())
 }
 
-fn print_hold_help(net: &Network, stations: usize) {
-    println!("emulated hosts (until Ctrl-C):");
+/// `--hold`'s help: each host's namespace and address, and commands to paste (a ping
+/// from each station to the server, an iperf3 server and a client on a port the
+/// scenario's tests do not use). The scenario's tests run first, as without `--hold`;
+/// the hosts then stay up until SIGINT or SIGTERM.
+fn print_hold_help(net: &Network, stations: usize, flows: usize) {
+    let server = net.namespace(Host::Server);
+    println!(
+        "emulated hosts, up until Ctrl-C (SIGINT) or SIGTERM; the scenario's tests run          first and are measured as without --hold:"
+    );
     let hosts = std::iter::once(Host::Server)
         .chain((0..stations as u32).map(|s| Host::Station(StationId(s))));
     for host in hosts {
         println!(
-            "  {:<7} {:<15} ip netns exec {} COMMAND",
+            "  {:<7} {:<10} ip netns exec {} COMMAND",
             Network::host_name(host),
             address_of(host),
             net.namespace(host)
         );
     }
+    println!("for example:");
+    let server_address = address_of(Host::Server);
+    for s in 0..stations as u32 {
+        let ns = net.namespace(Host::Station(StationId(s)));
+        println!("  ip netns exec {ns} ping {server_address}");
+    }
+    // A port above every scenario test's (5201 + flow).
+    let port = tcp_port(flows + 100);
+    let sta = net.namespace(Host::Station(StationId(0)));
+    println!("  ip netns exec {server} iperf3 -s -p {port} &");
+    println!("  ip netns exec {sta} iperf3 -c {server_address} -p {port} -R -t 10");
 }
 
 /// Linux's name of a congestion control.

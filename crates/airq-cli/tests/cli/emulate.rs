@@ -394,3 +394,69 @@ fn udp_at_a_rate_and_a_call_are_measured() {
         assert!(v.mos > 4.0, "{v:?}");
     }
 }
+
+/// `--hold`: the hosts stay up after the scenario's tests with the commands to reach
+/// them printed; a ping run with the printed command crosses the emulated AP; SIGINT
+/// then ends the run, the results are written and no namespace of the run is left.
+#[test]
+fn hold_keeps_the_hosts_up_until_sigint_and_leaves_nothing() {
+    use std::io::BufRead;
+    if !can_emulate("hold_keeps_the_hosts_up_until_sigint_and_leaves_nothing") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = small_scenario(dir.path(), "");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("airq"))
+        .args(["emulate", scenario.to_str().unwrap(), "--duration", "2"])
+        .args(["--omit", "0.5", "--hold", "-o"])
+        .arg(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut printed = Vec::new();
+    // The help, up to its last example line.
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        printed.push(line.clone());
+        if line.contains("iperf3 -c") {
+            break;
+        }
+    }
+    let text = printed.join("\n");
+    let ns = format!("airq-{pid}-sta1");
+    assert!(
+        text.contains(&format!("sta1    10.0.1.1   ip netns exec {ns} COMMAND")),
+        "{text}"
+    );
+    assert!(text.contains("server  10.0.0.1"), "{text}");
+    let ping = printed
+        .iter()
+        .find(|l| l.contains(&format!("ip netns exec {ns} ping 10.0.0.1")))
+        .unwrap_or_else(|| panic!("no ping command in {text}"));
+    // After the scenario's 2 s: the hosts are still up and carry the user's ping.
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let mut words: Vec<&str> = ping.split_whitespace().collect();
+    words.extend(["-c", "3", "-i", "0.2", "-W", "2"]);
+    let out = Process::new(words[0]).args(&words[1..]).output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("3 received"), "{said}");
+    assert!(Process::new("kill")
+        .args(["-INT", &pid.to_string()])
+        .status()
+        .unwrap()
+        .success());
+    let status = child.wait().unwrap();
+    let rest: Vec<String> = lines.map(|l| l.unwrap()).collect();
+    assert!(status.success(), "{status}: {}", rest.join("\n"));
+    let left: Vec<String> = airq_emu::netns::list()
+        .unwrap()
+        .into_iter()
+        .filter(|n| airq_emu::netns::owner(n) == Some(pid))
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+    let r = results_in(dir.path());
+    assert!(r.metadata.emulation.is_some());
+}
