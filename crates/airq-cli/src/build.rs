@@ -25,7 +25,13 @@ pub struct SimInputs {
 }
 
 /// The simulator's inputs for `scenario` with the AP configured as `config`.
+/// A test with `cc = "bbr"` is refused: the simulator has no BBR model, and a scenario
+/// must not mean different things simulated and emulated (`airq emulate` takes it out
+/// first, [`without_bbr`]).
 pub fn build(scenario: &Scenario, config: &str) -> Result<SimInputs, CliError> {
+    if let Some(why) = scenario.traffic.iter().find_map(|t| t.bbr.as_ref()) {
+        return Err(CliError::new(why.clone()));
+    }
     let mut flows = Vec::new();
     let mut flow_tests = Vec::new();
     for t in &scenario.traffic {
@@ -54,6 +60,19 @@ pub fn build(scenario: &Scenario, config: &str) -> Result<SimInputs, CliError> {
         ap,
         flow_tests,
     })
+}
+
+/// `scenario` with its `cc = "bbr"` tests as CUBIC ones, for `airq emulate`, which
+/// runs them with the hosts' BBR; and, per flow [`build`] makes of it, whether the flow
+/// runs BBR.
+pub fn without_bbr(scenario: &Scenario) -> (Scenario, Vec<bool>) {
+    let mut plain = scenario.clone();
+    let mut bbr = Vec::new();
+    for t in &mut plain.traffic {
+        let n = flows_of(t).len();
+        bbr.extend(std::iter::repeat_n(t.bbr.take().is_some(), n));
+    }
+    (plain, bbr)
 }
 
 /// Whether the simulator accepts `scenario` under its own AP configuration (it checks

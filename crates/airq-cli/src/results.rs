@@ -409,6 +409,10 @@ pub struct Iperf3Result {
     pub goodput_mbps: f64,
     /// Segments the sender retransmitted (Linux's `tcpi_total_retrans`); 0 for UDP.
     pub retransmits: u64,
+    /// The sender's congestion control as iperf3 reported it
+    /// (`end.sender_tcp_congestion`: `cubic`, `bbr`, ...); none for UDP.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub congestion: Option<String>,
     /// A UDP flow's datagrams, as its receiver counted them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub udp: Option<UdpReport>,

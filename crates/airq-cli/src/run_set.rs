@@ -5,7 +5,7 @@
 //! same thing are refused, as their columns would be one result printed twice under two
 //! names.
 
-use crate::build::{build, SimInputs};
+use crate::build::{build, without_bbr, SimInputs};
 use crate::error::CliError;
 use crate::scenario::{self, Scenario, Variant};
 
@@ -29,6 +29,21 @@ pub struct RunSpec {
 
 /// The runs of `variants` of `base` (the scenario with the command line's `--set`s).
 pub fn resolve(base: &Scenario, variants: &[Variant]) -> Result<Vec<RunSpec>, CliError> {
+    resolve_for(base, variants, false)
+}
+
+/// [`resolve`] for `airq emulate`: tests with `cc = "bbr"`, which the simulator
+/// refuses, are built as CUBIC ones (the emulator runs them with the hosts' BBR, and
+/// finds them with [`crate::build::without_bbr`] on the run's scenario).
+pub fn resolve_emulated(base: &Scenario, variants: &[Variant]) -> Result<Vec<RunSpec>, CliError> {
+    resolve_for(base, variants, true)
+}
+
+fn resolve_for(
+    base: &Scenario,
+    variants: &[Variant],
+    emulated: bool,
+) -> Result<Vec<RunSpec>, CliError> {
     if variants.is_empty() {
         return Err(CliError::new("no configuration to run: name at least one"));
     }
@@ -46,7 +61,12 @@ pub fn resolve(base: &Scenario, variants: &[Variant]) -> Result<Vec<RunSpec>, Cl
             .preset
             .clone()
             .unwrap_or_else(|| scenario.ap.preset.clone());
-        let input = build(&scenario, &preset).map_err(|e| {
+        let built = if emulated {
+            build(&without_bbr(&scenario).0, &preset)
+        } else {
+            build(&scenario, &preset)
+        };
+        let input = built.map_err(|e| {
             if v.set.is_empty() {
                 e
             } else {

@@ -2,8 +2,9 @@
 //! network namespace for the server and one per station, each with a TUN interface
 //! into this process, which runs the scenario's AP configuration and the simulator's
 //! MAC/PHY model in real time (`airq_emu`). The scenario's tests run as real tools in
-//! the namespaces — `ping` for `ping`, `iperf3` for TCP (the hosts' own TCP: Linux's
-//! default congestion control, CUBIC) — and their measurements, with the model's count
+//! the namespaces — `ping` for `ping`, `iperf3` for TCP (the hosts' own TCP with the
+//! test's congestion control, `-C`: CUBIC by default, BBR with `cc = "bbr"`, which the
+//! simulator refuses) — and their measurements, with the model's count
 //! of what it delivered, make a results file like the simulator's, so `airq show` and
 //! `airq plot` read it. The loop's lateness (how far behind the clock it ran events)
 //! goes in the results file too.
@@ -91,9 +92,20 @@ pub fn emulate(
         }
         (None, None) => Variant::preset(&scenario.ap.preset),
     };
-    let spec = run_set::resolve(&scenario, &[variant])?.remove(0);
+    let spec = run_set::resolve_emulated(&scenario, &[variant])?.remove(0);
     let (scenario, input) = (&spec.scenario, &spec.input);
     let flows = &input.bss.flows;
+    // Per flow, whether its test asks for BBR (`cc = "bbr"`, built as CUBIC).
+    let (_, bbr) = crate::build::without_bbr(scenario);
+    debug_assert_eq!(bbr.len(), flows.len(), "one flag per flow build made");
+    let linux_cc = |k: usize| -> &'static str {
+        match flows[k].app {
+            App::Tcp { .. } if bbr.get(k) == Some(&true) => "bbr",
+            App::Tcp { config } => linux_cc(config.cc),
+            _ => "",
+        }
+    };
+    let flow_cc: Vec<&'static str> = (0..flows.len()).map(linux_cc).collect();
     for (k, (f, test)) in flows.iter().zip(&input.flow_tests).enumerate() {
         supported(f).map_err(|why| {
             CliError::new(format!(
@@ -113,6 +125,7 @@ pub fn emulate(
     let pairs = voip_pairs(flows)
         .map_err(|why| CliError::new(format!("{}: cannot be emulated: {why}", scenario.path)))?;
     check_environment(flows)?;
+    check_kernel_cc(&flow_cc)?;
     outputs::check_folder(&args.output)?;
     let label = format!("{}-emulated", spec.label);
     let file_label = results::file_label(&label, &scenario.overrides);
@@ -178,7 +191,7 @@ pub fn emulate(
         span,
         options.hold,
         capture.as_mut(),
-        |net, clock| run_tools(net, clock, flows, end, &pairs, scratch.path()),
+        |net, clock| run_tools(net, clock, flows, end, &pairs, scratch.path(), &flow_cc),
     )
     .map_err(|e| CliError::new(format!("the real-time loop failed: {e}")))?;
     let tools = tools?;
@@ -348,6 +361,23 @@ fn check_environment(flows: &[FlowSpec]) -> Result<(), CliError> {
 /// from each station to the server, an iperf3 server and a client on a port the
 /// scenario's tests do not use). The scenario's tests run first, as without `--hold`;
 /// the hosts then stay up until SIGINT or SIGTERM.
+/// Every congestion control the flows ask for is one this kernel has (iperf3's `-C`
+/// would fail otherwise, once the run has started).
+fn check_kernel_cc(flow_cc: &[&str]) -> Result<(), CliError> {
+    let file = "/proc/sys/net/ipv4/tcp_available_congestion_control";
+    let available = std::fs::read_to_string(file).unwrap_or_default();
+    for cc in flow_cc.iter().filter(|cc| !cc.is_empty()) {
+        if !available.split_whitespace().any(|a| a == *cc) {
+            return Err(CliError::new(format!(
+                "traffic[].cc = \"{cc}\": this kernel has no `{cc}` ({file}: {}); load it \
+                 (`modprobe tcp_{cc}`)",
+                available.trim()
+            )));
+        }
+    }
+    Ok(())
+}
+
 fn print_hold_help(net: &Network, stations: usize, flows: usize) {
     let server = net.namespace(Host::Server);
     println!(
@@ -390,17 +420,14 @@ fn linux_cc(cc: CongestionControl) -> &'static str {
 /// ECN) when the flow negotiates ECN. Only the namespaces' own settings change. The
 /// kernel refuses a namespace a default outside the machine's allowed list: then a note,
 /// and the scenario's flows still get theirs through iperf3's `-C`.
-fn set_tcp_defaults(net: &Network, flows: &[FlowSpec]) -> Result<(), CliError> {
-    let Some(config) = flows.iter().find_map(|f| match f.app {
-        App::Tcp { config } => Some(config),
+fn set_tcp_defaults(net: &Network, flows: &[FlowSpec], cc: &[&str]) -> Result<(), CliError> {
+    let Some((k, config)) = flows.iter().enumerate().find_map(|(k, f)| match f.app {
+        App::Tcp { config } => Some((k, config)),
         _ => None,
     }) else {
         return Ok(());
     };
-    let mut settings = vec![format!(
-        "net.ipv4.tcp_congestion_control={}",
-        linux_cc(config.cc)
-    )];
+    let mut settings = vec![format!("net.ipv4.tcp_congestion_control={}", cc[k])];
     if config.ecn {
         settings.push("net.ipv4.tcp_ecn=1".to_string());
     }
@@ -490,6 +517,7 @@ fn tool_command(
     net: &Network,
     k: usize,
     f: &FlowSpec,
+    cc: &str,
     started: Instant,
     stop: Instant,
     irtt_json: &Path,
@@ -526,8 +554,7 @@ fn tool_command(
             args.push(&to);
             net.command(from, "ping", &args)
         }
-        App::Tcp { config } => {
-            let cc = linux_cc(config.cc);
+        App::Tcp { .. } => {
             let tos = tos(f);
             let mut args = vec!["-c", "10.0.0.1", "-p", &port, "-t", &seconds, "-J"];
             // The sender's congestion control, set on both ends' sockets.
@@ -605,8 +632,9 @@ fn run_tools(
     end: Instant,
     pairs: &[(usize, usize)],
     scratch: &Path,
+    cc: &[&str],
 ) -> Result<Vec<(Tool, std::process::Output)>, CliError> {
-    set_tcp_defaults(net, flows)?;
+    set_tcp_defaults(net, flows, cc)?;
     // The servers, in the server's namespace, one per flow, first: iperf3 for TCP
     // and UDP, irtt for a call.
     for (k, f) in flows.iter().enumerate() {
@@ -638,7 +666,7 @@ fn run_tools(
         let started = clock.now();
         let wall_zero_ns = wall_now_ns().saturating_sub(started.as_nanos());
         let stop = f.stop.unwrap_or(end).min(end);
-        let child = tool_command(net, k, f, started, stop, &irtt_json(scratch, k))
+        let child = tool_command(net, k, f, cc[k], started, stop, &irtt_json(scratch, k))
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -745,12 +773,13 @@ fn record_tools(
                 fm.rtt.sort_by_key(|s| s.at);
             }
             App::Tcp { .. } => {
-                let (goodput_mbps, retransmits) =
+                let (goodput_mbps, retransmits, congestion) =
                     parse_iperf3(&text).ok_or_else(|| failed("iperf3 gave no result"))?;
                 iperf3.push(Iperf3Result {
                     flow: tool.flow,
                     goodput_mbps,
                     retransmits,
+                    congestion,
                     udp: None,
                 });
             }
@@ -761,6 +790,7 @@ fn record_tools(
                     flow: tool.flow,
                     goodput_mbps,
                     retransmits: 0,
+                    congestion: None,
                     udp: Some(udp),
                 });
             }
@@ -829,13 +859,17 @@ fn parse_iperf3_udp(text: &str) -> Option<(f64, UdpReport)> {
     Some((mbps, report))
 }
 
-/// The receiver's goodput (`end.sum_received`, Mbit/s) and the sender's retransmits
-/// (`end.sum_sent.retransmits`) of iperf3's JSON.
-fn parse_iperf3(text: &str) -> Option<(f64, u64)> {
+/// The receiver's goodput (`end.sum_received`, Mbit/s), the sender's retransmits
+/// (`end.sum_sent.retransmits`) and congestion control (`end.sender_tcp_congestion`)
+/// of iperf3's JSON.
+fn parse_iperf3(text: &str) -> Option<(f64, u64, Option<String>)> {
     let v: serde_json::Value = serde_json::from_str(text).ok()?;
     let mbps = v["end"]["sum_received"]["bits_per_second"].as_f64()? / 1e6;
     let retransmits = v["end"]["sum_sent"]["retransmits"].as_u64().unwrap_or(0);
-    Some((mbps, retransmits))
+    let cc = v["end"]["sender_tcp_congestion"]
+        .as_str()
+        .map(str::to_string);
+    Some((mbps, retransmits, cc))
 }
 
 fn summary(
@@ -934,8 +968,8 @@ mod tests {
     #[test]
     fn iperf3_json_gives_the_receivers_goodput() {
         let text = r#"{"end": {"sum_received": {"bits_per_second": 12500000.0},
-            "sum_sent": {"retransmits": 3}}}"#;
-        assert_eq!(parse_iperf3(text), Some((12.5, 3)));
+            "sum_sent": {"retransmits": 3}, "sender_tcp_congestion": "bbr"}}"#;
+        assert_eq!(parse_iperf3(text), Some((12.5, 3, Some("bbr".to_string()))));
         assert_eq!(parse_iperf3("iperf3: error"), None);
     }
 

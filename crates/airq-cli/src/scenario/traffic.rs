@@ -144,6 +144,11 @@ pub struct Traffic {
     pub dscp: Dscp,
     /// The TCP of its connections (Linux defaults, `cc` and `ecn` keys applied).
     pub tcp: TcpConfig,
+    /// With `cc = "bbr"`: the simulator's refusal, naming the key's file and line. The
+    /// simulator has no BBR model (`airq_sim::transport::tcp` has CUBIC and NewReno),
+    /// so only `airq emulate` runs such a test (the hosts' own BBR, iperf3's `-C bbr`);
+    /// `tcp.cc` then holds CUBIC, unused.
+    pub bbr: Option<String>,
     /// When it starts.
     pub start: Duration,
     /// When it stops (`None`: at the end).
@@ -363,13 +368,19 @@ pub fn validate(
         other => unreachable!("{other} is in TESTS"),
     };
     let mut tcp = TcpConfig::default();
+    let mut bbr = None;
     match t.cc.as_deref() {
         None | Some("cubic") => tcp.cc = CongestionControl::Cubic,
         Some("newreno") => tcp.cc = CongestionControl::NewReno,
+        Some("bbr") => {
+            let why = "`bbr`: the simulator has no BBR model (its TCP has `cubic` and \
+                       `newreno`); only `airq emulate` runs it, with the hosts' own BBR";
+            bbr = Some(at("cc", why.to_string()).to_string());
+        }
         Some(other) => {
             return Err(at(
                 "cc",
-                format!("`{other}`: expected `cubic` or `newreno`"),
+                format!("`{other}`: expected `cubic`, `newreno` or `bbr` (emulation only)"),
             ))
         }
     }
@@ -384,6 +395,7 @@ pub fn validate(
         flows,
         dscp,
         tcp,
+        bbr,
         start,
         stop,
         origin,

@@ -460,3 +460,38 @@ fn hold_keeps_the_hosts_up_until_sigint_and_leaves_nothing() {
     let r = results_in(dir.path());
     assert!(r.metadata.emulation.is_some());
 }
+
+/// `cc = "bbr"` runs that test's iperf3 with the hosts' BBR (iperf3 reports the
+/// sender's algorithm), beside a CUBIC test of the same scenario.
+#[test]
+fn a_test_with_cc_bbr_runs_the_hosts_bbr() {
+    let test = "a_test_with_cc_bbr_runs_the_hosts_bbr";
+    if !can_emulate(test) {
+        return;
+    }
+    let available = std::fs::read_to_string("/proc/sys/net/ipv4/tcp_available_congestion_control")
+        .unwrap_or_default();
+    if !available.split_whitespace().any(|a| a == "bbr") {
+        // `airq emulate` refuses it with the same reason; say so rather than fail.
+        eprintln!("{test}: skipped: the kernel has no BBR ({available})");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let extra = "[[traffic]]\ntest = \"tcp_download\"\nstations = [\"a\"]\ncc = \"bbr\"\n\
+                 [[traffic]]\ntest = \"tcp_download\"\nstations = [\"b\"]\n";
+    let scenario = small_scenario(dir.path(), extra);
+    airq()
+        .args(["emulate", scenario.to_str().unwrap(), "--duration", "3"])
+        .args(["--omit", "1", "-o"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let r = results_in(dir.path());
+    let iperf3 = &r.metadata.emulation.as_ref().unwrap().iperf3;
+    let cc: Vec<(usize, Option<&str>)> = iperf3
+        .iter()
+        .map(|i| (i.flow, i.congestion.as_deref()))
+        .collect();
+    // Flows 0-2 are the pings; 3 is a's download (BBR), 4 b's (CUBIC).
+    assert_eq!(cc, vec![(3, Some("bbr")), (4, Some("cubic"))]);
+}

@@ -300,3 +300,35 @@ fn intervals_are_bounded_by_the_longest_run() {
         &["traffic.0.interval_ms: must be 0.001 ms (1 us) to 10000000000 ms"],
     );
 }
+
+/// `cc = "bbr"` (for `airq emulate`: the hosts' BBR) is refused by the simulator, which
+/// has no BBR model, naming the file, line and key, in `run` and `compare`; `check`
+/// says the file is valid but does not run; an unknown algorithm is refused everywhere.
+#[test]
+fn bbr_is_refused_by_the_simulator_naming_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = SMALL.replace("udp_flood\"", "tcp_download\"\ncc = \"bbr\"");
+    let path = write(dir.path(), "bbr.toml", &text);
+    let why = "bbr.toml:17:1: traffic.0.cc: `bbr`: the simulator has no BBR model";
+    for command in ["run", "compare"] {
+        airq()
+            .arg(command)
+            .arg(&path)
+            .arg("-o")
+            .arg(dir.path())
+            .assert()
+            .failure()
+            .stderr(contains(why));
+    }
+    airq()
+        .arg("check")
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(contains("does not run yet"))
+        .stdout(contains(why));
+    refused(
+        &text.replace("\"bbr\"", "\"vegas\""),
+        &["bad.toml:17:1: traffic.0.cc: `vegas`: expected `cubic`, `newreno` or `bbr`"],
+    );
+}

@@ -116,9 +116,14 @@ pub(super) fn traffic() -> TableDoc {
                 Kind::String,
                 "",
                 "cubic",
-                "cubic, newreno",
+                "cubic, newreno, bbr",
                 "\"newreno\"",
-                format!("TCP congestion control. {}", tests_taking("cc")),
+                format!(
+                    "TCP congestion control. `bbr` is for `airq emulate` only (the hosts' \
+                     Linux BBR, iperf3 `-C bbr`): the simulator has no BBR model and refuses \
+                     it. {}",
+                    tests_taking("cc")
+                ),
             ),
             key(
                 "ecn",
