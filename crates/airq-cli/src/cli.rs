@@ -51,8 +51,9 @@ pub enum Command {
         /// `ip netns exec` commands to run your own tools in them.
         #[arg(long)]
         hold: bool,
-        /// Write every packet that crosses the emulated air to FILE (pcap, bare IPv4,
-        /// timestamps in the model's time from the start of the run).
+        /// Write every frame received over the emulated air to FILE (pcapng: radiotap
+        /// with TSFT, rate/MCS/VHT/HE, A-MPDU reference and SNR, then the 802.11 QoS
+        /// Data frame; timestamps in the model's time from the start of the run).
         #[arg(long, value_name = "FILE")]
         pcap: Option<PathBuf>,
     },

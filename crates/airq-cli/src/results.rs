@@ -390,8 +390,9 @@ pub struct EmulationSummary {
     pub packets_not_carried: u64,
     /// Whether the loop ran at a real-time priority (SCHED_FIFO).
     pub realtime_priority: bool,
-    /// Packets written to the capture of the air (`--pcap`): one per wireless hop,
-    /// the whole run (warm-up and the tools' last exchanges included).
+    /// Frames written to the capture of the air (`--pcap`): one per MPDU received
+    /// without error, so one per packet per wireless hop, the whole run (warm-up and
+    /// the tools' last exchanges included).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pcap_frames: Option<u64>,
     /// What iperf3 reported of each TCP flow (the hosts' own TCP, whose counters the

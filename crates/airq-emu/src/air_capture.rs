@@ -1,31 +1,46 @@
-//! A capture of the emulated air (`airq emulate --pcap FILE`): every packet that crosses
-//! a wireless hop of the model, written when the hop ends, as a classic pcap file
-//! (tcpdump's format, pcap-savefile(5)) with link type `LINKTYPE_IPV4` (228, the
-//! tcpdump.org link-layer header types list): the hosts' TUN devices carry bare IPv4,
-//! so there is no 802.11 header to show. Timestamps are the model's time since the
-//! start of the run, in nanoseconds (the nanosecond magic `0xa1b23c4d`): Wireshark shows
-//! them as dates in January 1970, and `frame.time_epoch` is the time a results file
-//! counts in. A packet relayed between two stations appears twice, once per hop.
+//! A capture of the emulated air (`airq emulate --pcap FILE`, `airq run --pcap FILE`):
+//! every MPDU the model's recipient received without error, written when its exchange
+//! ends, as pcapng (IETF draft-ietf-opsawg-pcapng: a Section Header Block, one
+//! Interface Description Block with link type `LINKTYPE_IEEE802_11_RADIOTAP` (127, the
+//! tcpdump.org link-layer header types list) and `if_tsresol` 9 (nanoseconds), then
+//! one Enhanced Packet Block per frame). Each frame is its radiotap header and 802.11
+//! QoS Data frame ([`crate::radiotap`]). Timestamps are the model's time since the start
+//! of the run, at the end of the exchange (Wireshark shows them as dates in January
+//! 1970; `frame.time_epoch` is the time a results file counts in); radiotap's TSFT is
+//! the exchange's start. A packet relayed between two stations appears twice, once per
+//! hop; an MPDU lost and sent again appears once, with the Retry bit.
 //!
-//! Written through a buffer from the real-time loop's thread, as the hops end.
+//! Written through a buffer from the real-time loop's thread, as the exchanges end.
 
+use crate::radiotap;
 use airq_sim::bss::AirFrame;
-use pcap_file::pcap::{PcapHeader, PcapPacket, PcapWriter};
-use pcap_file::{DataLink, Endianness, TsResolution};
+use pcap_file::pcapng::blocks::enhanced_packet::EnhancedPacketBlock;
+use pcap_file::pcapng::blocks::interface_description::{
+    InterfaceDescriptionBlock, InterfaceDescriptionOption,
+};
+use pcap_file::pcapng::PcapNgWriter;
+use pcap_file::{DataLink, Endianness};
+use std::borrow::Cow;
 use std::fs::File;
 use std::io::{self, BufWriter};
 use std::path::Path;
 
-/// The pcap link type of bare IPv4 packets.
-pub const LINKTYPE_IPV4: u32 = 228;
+/// The pcap link type of radiotap and 802.11 frames.
+pub const LINKTYPE_IEEE802_11_RADIOTAP: u32 = 127;
 
 /// Bytes buffered before a write to the file: few system calls per second from the loop.
 const BUFFER_BYTES: usize = 1 << 20;
 
+/// The largest frame: radiotap (at most 48 bytes here), 802.11 and LLC/SNAP headers,
+/// and an IP packet of up to 65,535 bytes.
+const SNAPLEN: u32 = 65_535 + 48 + 26 + 8;
+
 /// An open capture file.
 pub struct AirCapture {
-    writer: PcapWriter<BufWriter<File>>,
-    /// Packets written so far.
+    writer: PcapNgWriter<BufWriter<File>>,
+    /// One frame's bytes, reused.
+    frame: Vec<u8>,
+    /// Frames written so far.
     pub frames: u64,
 }
 
@@ -34,24 +49,40 @@ impl AirCapture {
     pub fn create(path: &Path) -> io::Result<AirCapture> {
         let file = File::create(path)
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-        let header = PcapHeader {
-            datalink: DataLink::IPV4,
-            ts_resolution: TsResolution::NanoSecond,
-            endianness: Endianness::Little,
-            ..PcapHeader::default()
+        let mut writer = PcapNgWriter::with_endianness(
+            BufWriter::with_capacity(BUFFER_BYTES, file),
+            Endianness::Little,
+        )
+        .map_err(io::Error::other)?;
+        let interface = InterfaceDescriptionBlock {
+            linktype: DataLink::IEEE802_11_RADIOTAP,
+            snaplen: SNAPLEN,
+            options: vec![InterfaceDescriptionOption::IfTsResol(9)],
         };
-        let writer = PcapWriter::with_header(BufWriter::with_capacity(BUFFER_BYTES, file), header)
+        writer
+            .write_pcapng_block(interface)
             .map_err(io::Error::other)?;
-        Ok(AirCapture { writer, frames: 0 })
+        Ok(AirCapture {
+            writer,
+            frame: Vec::new(),
+            frames: 0,
+        })
     }
 
-    /// Writes the hops of `frames`, in their order.
+    /// Writes the frames of `frames`, in their order.
     pub fn write(&mut self, frames: &[AirFrame]) -> io::Result<()> {
         for f in frames {
-            let at = std::time::Duration::from_nanos(f.at.as_nanos());
-            let packet = PcapPacket::new(at, f.bytes.len() as u32, &f.bytes);
+            self.frame.clear();
+            radiotap::encode(f, &mut self.frame);
+            let packet = EnhancedPacketBlock {
+                interface_id: 0,
+                timestamp: std::time::Duration::from_nanos(f.at.as_nanos()),
+                original_len: self.frame.len() as u32,
+                data: Cow::Borrowed(&self.frame),
+                options: vec![],
+            };
             self.writer
-                .write_packet(&packet)
+                .write_pcapng_block(packet)
                 .map_err(io::Error::other)?;
             self.frames += 1;
         }
@@ -61,7 +92,7 @@ impl AirCapture {
     /// Writes out what is buffered.
     pub fn finish(self) -> io::Result<u64> {
         let frames = self.frames;
-        let mut w = self.writer.into_writer();
+        let mut w = self.writer.into_inner();
         io::Write::flush(&mut w)?;
         Ok(frames)
     }
@@ -70,38 +101,56 @@ impl AirCapture {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use airq::{Instant, StationId};
+    use airq::phy::{ChannelWidth, GuardInterval, Rate};
+    use airq::{Instant, StationId, Tid};
 
-    /// The file has the nanosecond pcap header with link type 228, then each hop with
-    /// its model time split in seconds and nanoseconds and its bytes whole.
+    /// The file is a little-endian pcapng section with one radiotap interface in
+    /// nanoseconds, then one Enhanced Packet Block per frame with its model time and
+    /// the frame whole.
     #[test]
-    fn hops_are_written_as_pcap_records_in_model_time() {
-        let path = std::env::temp_dir().join(format!("airq-air-{}.pcap", std::process::id()));
+    fn frames_are_written_as_pcapng_blocks_in_model_time() {
+        let path = std::env::temp_dir().join(format!("airq-air-{}.pcapng", std::process::id()));
         let mut c = AirCapture::create(&path).unwrap();
         let frame = |ns: u64, b: &[u8]| AirFrame {
             at: Instant::from_nanos(ns),
+            started: Instant::from_nanos(ns - 1000),
             station: StationId(0),
             uplink: false,
+            rate: Rate::ht(7, ChannelWidth::Mhz20, GuardInterval::Long).unwrap(),
+            tid: Tid::new(0).unwrap(),
+            seq: 0,
+            retry: false,
+            ampdu: Some(0),
+            snr_db: None,
             bytes: b.into(),
         };
-        c.write(&[
-            frame(1_500_000_123, &[0x45, 1, 2]),
-            frame(2_000_000_000, &[0x45]),
-        ])
-        .unwrap();
+        let (f1, f2) = (
+            frame(1_500_000_123, &[0x45; 20]),
+            frame(2_000_000_000, &[0x45; 20]),
+        );
+        c.write(&[f1.clone(), f2]).unwrap();
         assert_eq!(c.finish().unwrap(), 2);
         let b = std::fs::read(&path).unwrap();
         std::fs::remove_file(&path).unwrap();
         let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap());
-        assert_eq!(u32_at(0), 0xa1b2_3c4d, "nanosecond magic");
-        assert_eq!(u32_at(20), LINKTYPE_IPV4);
-        // Record 1: seconds, nanoseconds, captured and original lengths, the bytes.
+        assert_eq!(u32_at(0), 0x0a0d_0d0a, "section header block");
+        assert_eq!(u32_at(8), 0x1a2b_3c4d, "little-endian byte-order magic");
+        let shb = u32_at(4) as usize;
+        assert_eq!(u32_at(shb), 1, "interface description block");
         assert_eq!(
-            (u32_at(24), u32_at(28), u32_at(32), u32_at(36)),
-            (1, 500_000_123, 3, 3)
+            u16::from_le_bytes([b[shb + 8], b[shb + 9]]) as u32,
+            LINKTYPE_IEEE802_11_RADIOTAP
         );
-        assert_eq!(&b[40..43], &[0x45, 1, 2]);
-        assert_eq!((u32_at(43), u32_at(47), u32_at(51)), (2, 0, 1));
-        assert_eq!(b.len(), 24 + 16 + 3 + 16 + 1);
+        // if_tsresol (option 9, length 1) = 9.
+        assert_eq!(&b[shb + 16..shb + 21], &[9, 0, 1, 0, 9]);
+        let epb = shb + u32_at(shb + 4) as usize;
+        assert_eq!(u32_at(epb), 6, "enhanced packet block");
+        let ts = (u64::from(u32_at(epb + 12)) << 32) | u64::from(u32_at(epb + 16));
+        assert_eq!(ts, 1_500_000_123);
+        let mut expected = Vec::new();
+        radiotap::encode(&f1, &mut expected);
+        let len = u32_at(epb + 20) as usize;
+        assert_eq!(len, expected.len());
+        assert_eq!(&b[epb + 28..epb + 28 + len], &expected[..]);
     }
 }

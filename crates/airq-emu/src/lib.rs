@@ -15,6 +15,7 @@ pub mod irtt;
 pub mod lateness;
 pub mod netns;
 pub mod network;
+pub mod radiotap;
 pub mod realtime;
 pub mod signals;
 pub mod tun;

@@ -495,3 +495,86 @@ fn a_test_with_cc_bbr_runs_the_hosts_bbr() {
     // Flows 0-2 are the pings; 3 is a's download (BBR), 4 b's (CUBIC).
     assert_eq!(cc, vec![(3, Some("bbr")), (4, Some("cubic"))]);
 }
+
+/// `--pcap` is pcapng with radiotap and 802.11 QoS Data headers, as tshark reads it:
+/// every frame at the stations' HT MCS 7, the TCP download's and pings' TID 0, and as
+/// many frames down to the downloading station in the run as the results count
+/// delivered; each A-MPDU reference is one exchange (one time, one direction, one
+/// station), and the frames per A-MPDU are the results' MPDUs per A-MPDU (less the
+/// MPDUs that failed, which are not on the capture).
+#[test]
+fn the_pcap_has_radiotap_rates_tids_and_ampdus() {
+    let test = "the_pcap_has_radiotap_rates_tids_and_ampdus";
+    if !can_emulate(test) || !has_tshark(test) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let extra = "[[traffic]]\ntest = \"tcp_download\"\nstations = [\"b\"]\n";
+    let scenario = small_scenario(dir.path(), extra);
+    let pcap = dir.path().join("air.pcapng");
+    airq()
+        .args(["emulate", scenario.to_str().unwrap(), "--duration", "4"])
+        .args(["--omit", "0", "-o"])
+        .arg(dir.path())
+        .arg("--pcap")
+        .arg(&pcap)
+        .assert()
+        .success();
+    let r = results_in(dir.path());
+    let out = Process::new("tshark")
+        .args(["-n", "-r", pcap.to_str().unwrap(), "-T", "fields"])
+        .args(["-e", "frame.time_epoch", "-e", "radiotap.mcs.index"])
+        .args(["-e", "wlan.qos.tid", "-e", "radiotap.ampdu.reference"])
+        .args(["-e", "wlan.fc.ds", "-e", "wlan.ra", "-e", "ip.dst"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(
+        Some(rows.len() as u64),
+        r.metadata.emulation.as_ref().unwrap().pcap_frames
+    );
+    assert!(rows.iter().all(|f| f[1] == "7" && f[2] == "0"), "{text}");
+    // Down to b (FromDS: wlan.fc.ds 2) within the run.
+    let b_down: Vec<&Vec<&str>> = rows
+        .iter()
+        .filter(|f| f[4] == "0x02" && f[6] == "10.0.1.2")
+        .filter(|f| f[0].parse::<f64>().unwrap() <= 4.0)
+        .collect();
+    assert!(b_down.iter().all(|f| f[5] == "02:00:0a:00:01:02"));
+    let b = &r.stations[1];
+    let frames = b_down.len() as u64;
+    eprintln!("b down: {frames} frames, {} delivered", b.rx_packets_down);
+    assert!(frames.abs_diff(b.rx_packets_down) <= b.rx_packets_down / 100 + 2);
+    let mut ampdus: std::collections::BTreeMap<&str, Vec<&Vec<&str>>> = Default::default();
+    for f in &rows {
+        assert!(!f[3].is_empty(), "an HT frame outside an A-MPDU: {f:?}");
+        ampdus.entry(f[3]).or_default().push(f);
+    }
+    for group in ampdus.values() {
+        let first = group[0];
+        assert!(
+            group
+                .iter()
+                .all(|f| (f[0], f[4], f[5]) == (first[0], first[4], first[5])),
+            "{group:?}"
+        );
+    }
+    let refs = b_down
+        .iter()
+        .map(|f| f[3])
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
+    let per_ampdu = frames as f64 / refs as f64;
+    eprintln!(
+        "b down: {per_ampdu:.2} frames per A-MPDU, results {:.2} MPDUs ({} failed)",
+        b.mpdus_per_ampdu_down, b.mpdu_failures_down
+    );
+    assert!(per_ampdu <= b.mpdus_per_ampdu_down * 1.01 + 0.05);
+    assert!(per_ampdu >= b.mpdus_per_ampdu_down * 0.9);
+}

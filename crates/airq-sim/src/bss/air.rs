@@ -182,6 +182,7 @@ impl Simulation {
                 mpdu.ok = !collision && !self.error_rngs[station.index()].chance(error);
                 received += usize::from(mpdu.ok);
             }
+            self.real_on_air(&ppdu, now - a.airtime, snr_db);
             let m = &mut self.metrics.stations[station.index()];
             let failures = (ppdu.mpdus.len() - received) as u64;
             let mpdus = ppdu.mpdus.len();

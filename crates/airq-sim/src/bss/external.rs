@@ -15,10 +15,12 @@
 use super::Simulation;
 use crate::ap::ApConfig;
 use crate::bss::{BssScenario, SimError};
+use crate::mac::frame::Ppdu;
 use crate::net::dscp::tid_for_dscp;
 use crate::net::flow_hash::flow_hash;
 use crate::net::packet::{FlowIndex, Payload, SimPacket};
 use crate::net::real_packet::{mark_ce, Ipv4Fields, RealPacket};
+use airq::phy::Rate;
 use airq::{Ecn, Instant, StationId, Tid};
 
 /// A host of the BSS: the wired server or a station.
@@ -43,19 +45,43 @@ pub struct Delivered {
     pub packet: RealPacket,
 }
 
-/// A real packet received over the air: one wireless hop (a packet relayed between two
-/// stations makes two), for a capture of the air (`airq emulate --pcap`).
+/// A real packet received over the air: one MPDU of one wireless hop (a packet relayed
+/// between two stations makes two), for a capture of the air (`airq emulate --pcap`),
+/// with what a monitor interface's radiotap header says of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AirFrame {
-    /// When its recipient received it: the end of the exchange (A-MPDU and BlockAck)
-    /// that carried it, once its reordering buffer let it go.
+    /// The end of the exchange (PPDU, SIFS and its Ack or BlockAck) in which its
+    /// recipient received it without error.
     pub at: Instant,
+    /// The start of that exchange (its RTS/CTS when used).
+    pub started: Instant,
     /// The station at the other end of the hop from the AP.
     pub station: StationId,
     /// From the station to the AP.
     pub uplink: bool,
+    /// The PPDU's rate.
+    pub rate: Rate,
+    /// The TID its QoS Data header carries.
+    pub tid: Tid,
+    /// Its sequence number (unwrapped: modulo 4096 on the air).
+    pub seq: u64,
+    /// Sent before and not received (a retransmission: the Retry bit).
+    pub retry: bool,
+    /// The A-MPDU that carried it, numbered from 0 over the run, as radiotap's A-MPDU
+    /// reference number; `None` for a single MPDU with a normal Ack.
+    pub ampdu: Option<u32>,
+    /// The SNR its PPDU started with, dB (rounded), if the link has a channel model.
+    pub snr_db: Option<i16>,
     /// Its bytes as sent (before any CE mark at delivery).
     pub bytes: Box<[u8]>,
+}
+
+/// The air recorded so far ([`Simulation::record_air`]).
+#[derive(Clone, Debug, Default)]
+pub(super) struct AirLog {
+    frames: Vec<AirFrame>,
+    /// A-MPDUs that carried a real packet so far.
+    ampdus: u32,
 }
 
 /// A packet the model cannot carry.
@@ -183,24 +209,42 @@ impl Simulation {
     /// Keeps a copy of every real packet's wireless hops from now on, for
     /// [`Simulation::take_air`]. Off by default: it changes no timing, only copies.
     pub fn record_air(&mut self) {
-        self.air_log.get_or_insert_with(Vec::new);
+        self.air_log.get_or_insert_with(AirLog::default);
     }
 
     /// Moves the wireless hops recorded so far into `out`, in the order they ended.
     pub fn take_air(&mut self, out: &mut Vec<AirFrame>) {
         if let Some(log) = &mut self.air_log {
-            out.append(log);
+            out.append(&mut log.frames);
         }
     }
 
-    /// `packet` has just crossed the air: recorded if [`Simulation::record_air`] was
-    /// asked for and the packet is real.
-    pub(super) fn real_on_air(&mut self, packet: &SimPacket) {
-        if let (Some(log), Payload::Real(real)) = (&mut self.air_log, &packet.payload) {
-            log.push(AirFrame {
+    /// `ppdu`'s exchange, which started at `started`, has just ended: its real MPDUs
+    /// received without error are recorded if [`Simulation::record_air`] was asked for.
+    pub(super) fn real_on_air(&mut self, ppdu: &Ppdu, started: Instant, snr_db: Option<f64>) {
+        let Some(log) = &mut self.air_log else {
+            return;
+        };
+        let mut ampdu = None;
+        for mpdu in ppdu.mpdus.iter().filter(|m| m.ok) {
+            let Payload::Real(real) = &mpdu.packet.payload else {
+                continue;
+            };
+            if ppdu.aggregate && ampdu.is_none() {
+                ampdu = Some(log.ampdus);
+                log.ampdus += 1;
+            }
+            log.frames.push(AirFrame {
                 at: self.now,
-                station: packet.station,
-                uplink: packet.uplink,
+                started,
+                station: mpdu.packet.station,
+                uplink: mpdu.packet.uplink,
+                rate: ppdu.rate,
+                tid: ppdu.tid,
+                seq: mpdu.seq,
+                retry: mpdu.retries > 0,
+                ampdu,
+                snr_db: snr_db.map(|s| s.round() as i16),
                 bytes: real.bytes.clone(),
             });
         }

@@ -351,7 +351,6 @@ impl Simulation {
     /// down to the station it is relayed to.
     fn delivered(&mut self, mut packet: SimPacket) {
         self.left_sender(&packet);
-        self.real_on_air(&packet);
         let m = &mut self.metrics.stations[packet.station.index()];
         if packet.uplink {
             m.rx_bytes_up += u64::from(packet.len_bytes);

@@ -303,7 +303,7 @@ pub struct Simulation {
     /// Real packets delivered to their host, for the emulator to take.
     real_out: Vec<Delivered>,
     /// Every real packet's wireless hops, when asked for ([`Simulation::record_air`]).
-    air_log: Option<Vec<AirFrame>>,
+    air_log: Option<external::AirLog>,
 }
 
 impl Simulation {
