@@ -34,6 +34,11 @@ pub enum Command {
         /// `NAME:key=value,...` (`preset=P` and any scenario keys).
         #[arg(long, value_name = "SPEC")]
         variant: Option<String>,
+        /// Write every frame received over the simulated air to FILE (pcapng with
+        /// radiotap and 802.11 headers, as `airq emulate --pcap`; each packet's IPv4
+        /// and transport headers only). One run only: with several seeds, add --seeds 1.
+        #[arg(long, value_name = "FILE")]
+        pcap: Option<PathBuf>,
     },
     /// Run a scenario's BSS in real time with real Linux hosts in network namespaces
     /// (root): ping and iperf3 through the emulated AP; one results file.

@@ -10,6 +10,7 @@ use crate::progress::{Progress, CHUNK};
 use crate::results::ResultsFile;
 use crate::run_set::RunSpec;
 use airq::Instant;
+use airq_emu::air_capture::AirCapture;
 use airq_sim::bss::Simulation;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -26,6 +27,8 @@ pub struct Plan<'a> {
     pub verbose: bool,
     /// Recorded in each results file.
     pub command_line: &'a [String],
+    /// Where the air goes (`airq run --pcap`); only with one run.
+    pub pcap: Option<&'a std::path::Path>,
 }
 
 /// Worker threads by default: the machine's parallelism.
@@ -64,15 +67,37 @@ fn run_one(plan: &Plan, spec: &RunSpec) -> Result<ResultsFile, CliError> {
     let wall = std::time::Instant::now();
     let mut sim = Simulation::new(input.bss.clone(), &input.ap)
         .map_err(|e| CliError::new(format!("{}: as {config}: {e}", scenario.path)))?;
+    let mut capture = match plan.pcap {
+        Some(path) => {
+            sim.record_air();
+            Some(
+                AirCapture::create(path)
+                    .map_err(|e| CliError::new(format!("--pcap: cannot create {e}")))?,
+            )
+        }
+        None => None,
+    };
+    let mut air = Vec::new();
     let bar = plan.progress.bar(config, scenario.duration);
     let end = Instant::ZERO + scenario.duration;
     let mut t = Instant::ZERO;
     while t < end {
         t = (t + CHUNK).min(end);
         sim.run_until(t);
+        if let Some(c) = &mut capture {
+            // Written as the run goes: a long run's air does not fit in memory.
+            sim.take_air(&mut air);
+            c.write(&air)
+                .map_err(|e| CliError::new(format!("--pcap: cannot write: {e}")))?;
+            air.clear();
+        }
         bar.update(t - Instant::ZERO, sim.metrics().events);
     }
     bar.finish();
+    if let Some(c) = capture {
+        c.finish()
+            .map_err(|e| CliError::new(format!("--pcap: cannot write: {e}")))?;
+    }
     let wall_s = wall.elapsed().as_secs_f64();
     if plan.verbose {
         eprintln!(

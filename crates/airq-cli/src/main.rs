@@ -20,7 +20,14 @@ fn main() {
             common,
             config,
             variant,
-        } => run::run(common, config.as_deref(), variant.as_deref(), verbosity),
+            pcap,
+        } => run::run(
+            common,
+            config.as_deref(),
+            variant.as_deref(),
+            pcap.as_deref(),
+            verbosity,
+        ),
         Command::Emulate {
             common,
             config,

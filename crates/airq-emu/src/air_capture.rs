@@ -8,7 +8,9 @@
 //! of the run, at the end of the exchange (Wireshark shows them as dates in January
 //! 1970; `frame.time_epoch` is the time a results file counts in); radiotap's TSFT is
 //! the exchange's start. A packet relayed between two stations appears twice, once per
-//! hop; an MPDU lost and sent again appears once, with the Retry bit.
+//! hop; an MPDU lost and sent again appears once, with the Retry bit. The simulator's
+//! own packets (`airq run --pcap`) carry the IPv4 and transport headers they would have
+//! had and their whole length as the original length, as a capture with a snap length.
 //!
 //! Written through a buffer from the real-time loop's thread, as the exchanges end.
 
@@ -77,7 +79,8 @@ impl AirCapture {
             let packet = EnhancedPacketBlock {
                 interface_id: 0,
                 timestamp: std::time::Duration::from_nanos(f.at.as_nanos()),
-                original_len: self.frame.len() as u32,
+                // A simulated packet's bytes are its headers: the rest was not captured.
+                original_len: (self.frame.len() - f.bytes.len()) as u32 + f.len_bytes,
                 data: Cow::Borrowed(&self.frame),
                 options: vec![],
             };
@@ -123,6 +126,7 @@ mod tests {
             ampdu: Some(0),
             snr_db: None,
             bytes: b.into(),
+            len_bytes: b.len() as u32,
         };
         let (f1, f2) = (
             frame(1_500_000_123, &[0x45; 20]),

@@ -187,6 +187,7 @@ mod tests {
             retry: true,
             ampdu,
             snr_db,
+            len_bytes: ip.len() as u32,
             bytes: ip.into(),
         }
     }

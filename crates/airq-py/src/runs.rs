@@ -236,6 +236,7 @@ pub(crate) fn execute_all(
                 progress: &progress,
                 verbose: false,
                 command_line,
+                pcap: None,
             })
         })
         .map_err(to_py)?;

@@ -44,6 +44,18 @@ pub fn run_and_write(
     args: &RunArgs,
     verbosity: Verbosity,
 ) -> Result<Vec<ResultsFile>, CliError> {
+    run_and_write_with(specs, jobs, args, verbosity, None)
+}
+
+/// [`run_and_write`], with the air of the one run in `specs` written to `pcap` if
+/// given (`airq run --pcap`).
+pub fn run_and_write_with(
+    specs: &[RunSpec],
+    jobs: usize,
+    args: &RunArgs,
+    verbosity: Verbosity,
+    pcap: Option<&std::path::Path>,
+) -> Result<Vec<ResultsFile>, CliError> {
     let paths = check_outputs(specs, args)?;
     let total = specs
         .iter()
@@ -56,6 +68,7 @@ pub fn run_and_write(
         progress: &progress,
         verbose: verbosity == Verbosity::Verbose,
         command_line: &command_line,
+        pcap,
     })?;
     let verbose = verbosity == Verbosity::Verbose;
     for (r, path) in runs.iter().zip(&paths) {

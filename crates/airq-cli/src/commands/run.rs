@@ -23,6 +23,7 @@ pub fn run(
     args: &RunArgs,
     config: Option<&str>,
     variant: Option<&str>,
+    pcap: Option<&std::path::Path>,
     verbosity: Verbosity,
 ) -> Result<(), CliError> {
     let scenario = scenario::load(&args.scenario, &args.overrides())?;
@@ -35,8 +36,17 @@ pub fn run(
         (None, None) => Variant::preset(&scenario.ap.preset),
     };
     let specs = seeded(&args.scenario, &args.overrides(), args.seeds, &[variant])?;
+    if pcap.is_some() && specs.len() > 1 {
+        // One capture file is one run: the file names of several would be ours to
+        // invent, and a capture of every seed is rarely what is wanted.
+        return Err(CliError::new(format!(
+            "--pcap: one run only, and this is {} (one per seed: the scenario's `seeds` \
+             or --seeds); add --seeds 1",
+            specs.len()
+        )));
+    }
     let jobs = if specs.len() > 1 { default_jobs() } else { 1 };
-    let runs = run_and_write(&specs, jobs, args, verbosity)?;
+    let runs = super::run_and_write_with(&specs, jobs, args, verbosity, pcap)?;
     if verbosity != Verbosity::Quiet {
         if runs.len() > 1 {
             print!("{}", seeds_table(&runs, 1));
@@ -45,6 +55,9 @@ pub fn run(
         }
         print_derived_timing(&scenario);
         println!("{}", written(&runs, args));
+        if let Some(pcap) = pcap {
+            println!("air: {}", pcap.display());
+        }
     }
     Ok(())
 }

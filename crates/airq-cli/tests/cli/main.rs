@@ -12,6 +12,7 @@ mod fuzz_targets;
 mod just_in_time;
 mod loss;
 mod outputs;
+mod pcap;
 mod ping;
 mod plots;
 mod policies;

@@ -14,10 +14,12 @@
 
 use super::Simulation;
 use crate::ap::ApConfig;
+use crate::apps::traffic::Direction;
 use crate::bss::{BssScenario, SimError};
 use crate::mac::frame::Ppdu;
 use crate::net::dscp::tid_for_dscp;
 use crate::net::flow_hash::flow_hash;
+use crate::net::header_bytes::ipv4_header_bytes;
 use crate::net::packet::{FlowIndex, Payload, SimPacket};
 use crate::net::real_packet::{mark_ce, Ipv4Fields, RealPacket};
 use airq::phy::Rate;
@@ -72,8 +74,11 @@ pub struct AirFrame {
     pub ampdu: Option<u32>,
     /// The SNR its PPDU started with, dB (rounded), if the link has a channel model.
     pub snr_db: Option<i16>,
-    /// Its bytes as sent (before any CE mark at delivery).
+    /// Its bytes as sent (before any CE mark at delivery); for a simulated packet, the
+    /// IPv4 and transport headers it would have had ([`ipv4_header_bytes`]).
     pub bytes: Box<[u8]>,
+    /// Its IP length: `bytes`' for a real packet, more for a simulated one.
+    pub len_bytes: u32,
 }
 
 /// The air recorded so far ([`Simulation::record_air`]).
@@ -82,6 +87,16 @@ pub(super) struct AirLog {
     frames: Vec<AirFrame>,
     /// A-MPDUs that carried a real packet so far.
     ampdus: u32,
+}
+
+/// The two ECN bits of the IP header (RFC 3168 §5).
+fn ecn_bits(ecn: Ecn) -> u8 {
+    match ecn {
+        Ecn::NotEct => 0b00,
+        Ecn::Ect1 => 0b01,
+        Ecn::Ect0 => 0b10,
+        Ecn::Ce => 0b11,
+    }
 }
 
 /// A packet the model cannot carry.
@@ -219,16 +234,38 @@ impl Simulation {
         }
     }
 
-    /// `ppdu`'s exchange, which started at `started`, has just ended: its real MPDUs
-    /// received without error are recorded if [`Simulation::record_air`] was asked for.
+    /// `ppdu`'s exchange, which started at `started`, has just ended: its MPDUs
+    /// received without error are recorded if [`Simulation::record_air`] was asked for,
+    /// a real packet with its bytes, a simulated one with the headers it would have had.
     pub(super) fn real_on_air(&mut self, ppdu: &Ppdu, started: Instant, snr_db: Option<f64>) {
         let Some(log) = &mut self.air_log else {
             return;
         };
         let mut ampdu = None;
         for mpdu in ppdu.mpdus.iter().filter(|m| m.ok) {
-            let Payload::Real(real) = &mpdu.packet.payload else {
-                continue;
+            let p = &mpdu.packet;
+            let bytes = match &p.payload {
+                Payload::Real(real) => real.bytes.clone(),
+                _ => {
+                    let spec = &self.flows[p.flow.0 as usize].spec;
+                    // Whether it comes from the flow's station (to the server or,
+                    // relayed, to the peer) rather than towards it.
+                    let from_station = match spec.peer() {
+                        Some(peer) => {
+                            (p.uplink && p.station == spec.station)
+                                || (!p.uplink && p.station == peer)
+                        }
+                        None => p.uplink,
+                    };
+                    let tuple = super::hosts::five_tuple(spec, p.flow.0, 0, from_station);
+                    let ds_field = spec.dscp.to_ds_field(ecn_bits(p.ecn));
+                    // An echo request leaves the pinging end: the server for a downlink
+                    // ping, else the flow's station.
+                    let pinged_by_server =
+                        spec.direction == Direction::Downlink && spec.peer().is_none();
+                    let icmp_request = from_station != pinged_by_server;
+                    ipv4_header_bytes(&tuple, p.len_bytes, ds_field, icmp_request)
+                }
             };
             if ppdu.aggregate && ampdu.is_none() {
                 ampdu = Some(log.ampdus);
@@ -237,15 +274,16 @@ impl Simulation {
             log.frames.push(AirFrame {
                 at: self.now,
                 started,
-                station: mpdu.packet.station,
-                uplink: mpdu.packet.uplink,
+                station: p.station,
+                uplink: p.uplink,
                 rate: ppdu.rate,
                 tid: ppdu.tid,
                 seq: mpdu.seq,
                 retry: mpdu.retries > 0,
                 ampdu,
                 snr_db: snr_db.map(|s| s.round() as i16),
-                bytes: real.bytes.clone(),
+                bytes,
+                len_bytes: p.len_bytes,
             });
         }
     }

@@ -28,7 +28,7 @@ fn station_address(station: StationId) -> u32 {
 /// application (ICMP echo: the echo identifier, which Linux's flow dissector uses as
 /// ports). The peer of a station-to-station ping stands where the server would, so its
 /// requests go from the flow's station to the peer's address.
-fn five_tuple(spec: &FlowSpec, flow: u32, conn: u32, uplink: bool) -> FiveTuple {
+pub(super) fn five_tuple(spec: &FlowSpec, flow: u32, conn: u32, uplink: bool) -> FiveTuple {
     let (protocol, server_port) = match spec.app {
         App::Udp { .. } => (PROTO_UDP, 5001),
         App::Ping { .. } => (PROTO_ICMP, 0),

@@ -3,6 +3,7 @@
 
 pub mod dscp;
 pub mod flow_hash;
+pub mod header_bytes;
 pub mod packet;
 pub mod real_packet;
 pub mod wired;

@@ -1,0 +1,136 @@
+//! `airq run --pcap`: the simulator's air as pcapng with radiotap and 802.11 headers,
+//! read back with tshark and held to the results file.
+
+use super::{airq, write, PING};
+use airq_cli::results;
+use predicates::str::contains;
+use std::collections::{BTreeMap, BTreeSet};
+use std::process::Command as Process;
+
+/// Whether tshark may be used; skipped (or, under AIRQ_REQUIRE_EMU=1 as in CI,
+/// failed) if not.
+fn has_tshark(test: &str) -> bool {
+    if Process::new("tshark").arg("-v").output().is_ok() {
+        return true;
+    }
+    if std::env::var("AIRQ_REQUIRE_EMU").as_deref() == Ok("1") {
+        panic!("{test}: tshark is not installed and AIRQ_REQUIRE_EMU=1");
+    }
+    eprintln!("{test}: skipped: tshark is not installed");
+    false
+}
+
+/// Two HT stations (MCS 7 and 0) with UDP floods and pings, 2 s, no warm-up: per
+/// station and direction, as many frames on the capture within the run as the results
+/// count packets received; each at its station's MCS with TID 0; each A-MPDU reference
+/// one exchange; frames per A-MPDU within the results' MPDUs per A-MPDU (which also
+/// count the MPDUs that failed).
+#[test]
+fn the_simulators_air_is_the_results_frames() {
+    if !has_tshark("the_simulators_air_is_the_results_frames") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = write(dir.path(), "ping.toml", PING);
+    let pcap = dir.path().join("air.pcapng");
+    airq()
+        .arg("run")
+        .arg(&scenario)
+        .arg("-o")
+        .arg(dir.path())
+        .arg("--pcap")
+        .arg(&pcap)
+        .assert()
+        .success()
+        .stdout(contains("air: "));
+    let file = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_str().unwrap().contains(".json"))
+        .unwrap();
+    let r = results::load(&file).unwrap();
+    let out = Process::new("tshark")
+        .args(["-n", "-r", pcap.to_str().unwrap(), "-T", "fields"])
+        .args(["-e", "frame.time_epoch", "-e", "radiotap.mcs.index"])
+        .args(["-e", "wlan.qos.tid", "-e", "radiotap.ampdu.reference"])
+        .args(["-e", "wlan.fc.ds", "-e", "wlan.ra", "-e", "wlan.ta"])
+        .args(["-e", "ip.len", "-e", "frame.len"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split('\t').collect()).collect();
+    assert!(!rows.is_empty());
+    for (s, station) in r.stations.iter().enumerate() {
+        let mac = format!("02:00:0a:00:01:{:02x}", s + 1);
+        let mcs = if s == 0 { "7" } else { "0" };
+        let of = |ds: &str, addr: usize| -> Vec<&Vec<&str>> {
+            rows.iter()
+                .filter(|f| f[4] == ds && f[addr] == mac)
+                .filter(|f| f[0].parse::<f64>().unwrap() <= 2.0)
+                .collect()
+        };
+        let (down, up) = (of("0x02", 5), of("0x01", 6));
+        for f in down.iter().chain(&up) {
+            assert_eq!((f[1], f[2]), (mcs, "0"), "{f:?}");
+        }
+        eprintln!(
+            "{}: down {} frames, {} received; up {} frames, {} received",
+            station.name,
+            down.len(),
+            station.rx_packets_down,
+            up.len(),
+            station.rx_packets_up
+        );
+        let near = |a: u64, b: u64| a.abs_diff(b) <= b / 100 + 2;
+        assert!(near(down.len() as u64, station.rx_packets_down));
+        assert!(near(up.len() as u64, station.rx_packets_up));
+        let refs = down.iter().map(|f| f[3]).collect::<BTreeSet<_>>().len();
+        let per_ampdu = down.len() as f64 / refs as f64;
+        eprintln!(
+            "{}: {per_ampdu:.2} frames per A-MPDU down, results {:.2} MPDUs",
+            station.name, station.mpdus_per_ampdu_down
+        );
+        assert!(per_ampdu <= station.mpdus_per_ampdu_down * 1.01 + 0.05);
+        assert!(per_ampdu >= station.mpdus_per_ampdu_down * 0.9);
+    }
+    let mut ampdus: BTreeMap<&str, Vec<&Vec<&str>>> = BTreeMap::new();
+    for f in &rows {
+        ampdus.entry(f[3]).or_default().push(f);
+        // The original length is the IP packet's with the headers in front.
+        let ip_len: usize = f[7].parse().unwrap();
+        assert!(f[8].parse::<usize>().unwrap() > ip_len);
+    }
+    for group in ampdus.values() {
+        let first = group[0];
+        assert!(
+            group
+                .iter()
+                .all(|f| (f[0], f[4], f[5]) == (first[0], first[4], first[5])),
+            "{group:?}"
+        );
+    }
+}
+
+/// One capture is one run: several seeds are refused before anything runs.
+#[test]
+fn pcap_with_several_seeds_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = write(dir.path(), "ping.toml", PING);
+    let pcap = dir.path().join("air.pcapng");
+    airq()
+        .arg("run")
+        .arg(&scenario)
+        .args(["--seeds", "2", "-o"])
+        .arg(dir.path())
+        .arg("--pcap")
+        .arg(&pcap)
+        .assert()
+        .failure()
+        .stderr(contains("--pcap: one run only, and this is 2"));
+    assert!(!pcap.exists());
+}
