@@ -5,10 +5,11 @@ use super::file::{BandName, ScenarioFile, TimingName};
 use super::location::{KeyPath, SourceMap};
 use super::{station, traffic, units, variant, ApSpec, Scenario};
 use crate::error::CliError;
-use airq::phy::{Band, MacTiming, PhyKind};
+use airq::phy::{Band, PhyKind};
 use airq::Duration;
 use airq_sim::bss::WiredLink;
 use airq_sim::mac::link::BssConfig;
+use airq_sim::mac::timing::MacTiming;
 
 /// Fastest wired link, Mbit/s (1 Tbit/s).
 pub const MAX_WIRED_MBPS: f64 = 1e6;
@@ -268,8 +269,8 @@ pub(super) fn bss_timing(
 
 #[cfg(test)]
 mod tests {
-    use airq::phy::MacTiming;
     use airq::Ac;
+    use airq_sim::mac::timing::MacTiming;
 
     fn scenario(timing: &str, stations: &str) -> super::Scenario {
         let text = format!(

@@ -14,9 +14,10 @@
 //!   T_c = PPDU + EIFS − DIFS + AIFS\[BE\].
 
 use super::{airq, write};
-use airq::phy::{ack_duration, Band, DsssDataRate, DsssPreamble, MacTiming, Rate};
+use airq::phy::{Band, DsssDataRate, DsssPreamble, Rate};
 use airq::Duration;
 use airq_sim::mac::frame::MPDU_OVERHEAD_BYTES;
+use airq_sim::mac::timing::{ack_duration, MacTiming};
 
 const IP_BYTES: u32 = 1500;
 const SECONDS: u64 = 30;

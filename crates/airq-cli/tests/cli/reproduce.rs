@@ -226,10 +226,10 @@ fn applications_range_quantum_and_many_stations() {
         e18,
         "fq_codel + fair airtime: the airtime much more equally"
     ));
-    assert!(holds(
-        e18,
-        "fq_codel + fair airtime: the aggregate bandwidth much higher"
-    ));
+    // "fq_codel + fair airtime: the aggregate bandwidth much higher" held only while the
+    // legacy MAC's round robin starved fast stations (about 4.5 Mbit/s in all); with
+    // that fixed, fq_codel's round robin carries 16.1 Mbit/s and fair airtime 19.3 ± 11.0
+    // in the full run: not x2. It is left to the report.
 }
 
 #[test]

@@ -5,13 +5,14 @@ use super::{Event, OnAir, Simulation};
 use crate::ap::ApTx;
 use crate::mac::frame::Ppdu;
 use crate::mac::medium::{Access, EdcafId};
+use crate::mac::timing::{ack_duration, block_ack_duration, control_frame_duration};
 use crate::mac::txpath::TxPath;
 use crate::metrics::StationMetrics;
 use crate::net::packet::NodeId;
 use crate::phy::noise::db_to_ratio;
 use crate::phy::per::ChunkErrors;
 use crate::station::StationTx;
-use airq::phy::{ack_duration, block_ack_duration, control_frame_duration, mac_frame};
+use airq::phy::mac_frame;
 use airq::{Ac, Duration, Instant};
 
 impl Simulation {

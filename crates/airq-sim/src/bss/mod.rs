@@ -24,6 +24,7 @@ use crate::mac::medium::{Access, EdcafId, Medium};
 use crate::mac::rate_control::groups::UnsupportedRate;
 use crate::mac::rate_control::{RateControl, RateControlConfig};
 use crate::mac::reorder::Recipient;
+use crate::mac::timing::ack_duration;
 use crate::mac::txpath::TxOutput;
 use crate::metrics::starvation::StarvationWatch;
 use crate::metrics::{
@@ -36,7 +37,6 @@ pub use crate::net::wired::WiredLink;
 use crate::net::wired::{WireDirection, TOWARDS_SERVER};
 use crate::station::{StationTx, STATION_QUEUE_PACKETS};
 use crate::transport::tcp::{Outgoing, Segment, TcpConfigError};
-use airq::phy::ack_duration;
 use airq::{Ac, Duration, Instant, StationId, Tid};
 
 /// The default stall threshold: 100 ms of an idle medium while the AP holds frames no

@@ -5,11 +5,13 @@
 //! MPDU error probability or a channel ([`crate::phy::channel`]) whose SNR decides each
 //! MPDU's.
 
+use super::basic_rates::BasicRateSet;
+use super::timing::MacTiming;
 use crate::mac::edca::{EdcaParams, TxopColumn};
 use crate::mac::frame::Ppdu;
 use crate::mac::rate_control::RateControlConfig;
 use crate::phy::channel::{RadioParams, StationChannel};
-use airq::phy::{Band, BasicRateSet, MacTiming, PhyKind, Rate};
+use airq::phy::{Band, PhyKind, Rate};
 use airq::Duration;
 
 /// dot11ShortRetryLimit as cfg80211 sets it (`wiphy->retry_short`, `net/wireless/core.c`).

@@ -37,10 +37,10 @@ mod countdown;
 #[cfg(test)]
 mod scan;
 
+use super::timing::MacTiming;
 use crate::engine::rng::RngStream;
 use crate::mac::edca::EdcaAcParams;
 use crate::net::packet::NodeId;
-use airq::phy::MacTiming;
 use airq::{Ac, Duration, Instant, StationId};
 use countdown::Countdown;
 

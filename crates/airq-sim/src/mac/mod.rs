@@ -3,6 +3,7 @@
 //! window and retries ([`tid_tx`]) and each recipient's reordering buffer
 //! ([`reorder`]), and the boundary a node's transmit path offers the medium.
 
+pub mod basic_rates;
 pub mod edca;
 pub mod frame;
 pub mod link;
@@ -11,4 +12,5 @@ pub mod rate_control;
 pub mod reorder;
 pub mod retry_time;
 pub mod tid_tx;
+pub mod timing;
 pub mod txpath;

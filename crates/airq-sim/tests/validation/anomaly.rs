@@ -75,11 +75,12 @@
 
 use crate::bianchi::bianchi_tau;
 use crate::saturated::uplink_throughputs;
-use airq::phy::{ack_duration, DsssDataRate, DsssPreamble, Rate};
+use airq::phy::{DsssDataRate, DsssPreamble, Rate};
 use airq::Duration;
 use airq_sim::mac::edca::EdcaParams;
 use airq_sim::mac::frame::MPDU_OVERHEAD_BYTES;
 use airq_sim::mac::link::{BssConfig, StationLink};
+use airq_sim::mac::timing::ack_duration;
 
 const PACKET_BYTES: u32 = 1500;
 const CW_MIN: u16 = 31;

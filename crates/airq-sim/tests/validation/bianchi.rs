@@ -6,11 +6,12 @@
 //! EIFS, which the colliders' Ack timeout matches in the model).
 
 use crate::saturated::uplink_throughputs;
-use airq::phy::{ack_duration, DsssDataRate, DsssPreamble, Rate};
+use airq::phy::{DsssDataRate, DsssPreamble, Rate};
 use airq::Duration;
 use airq_sim::mac::edca::EdcaParams;
 use airq_sim::mac::frame::MPDU_OVERHEAD_BYTES;
 use airq_sim::mac::link::{BssConfig, StationLink};
+use airq_sim::mac::timing::ack_duration;
 
 const CW_MIN: u16 = 31;
 const CW_MAX: u16 = 1023;

@@ -4,12 +4,12 @@
 //! queue. A ping from one station to another has no wired hop but twice the wireless
 //! ones, each request and reply relayed through the AP's queues.
 
-use airq::phy::ack_duration;
 use airq::{Ac, Duration, Instant, StationId};
 use airq_sim::ap::ApConfig;
 use airq_sim::apps::traffic::{Direction, FlowSpec};
 use airq_sim::bss::{BssScenario, SimError, Simulation};
 use airq_sim::mac::frame::MPDU_OVERHEAD_BYTES;
+use airq_sim::mac::timing::ack_duration;
 use airq_sim::metrics::Metrics;
 use airq_sim::testbed::three_stations;
 

@@ -117,8 +117,9 @@ fn alone(qos: bool, dscp: airq_sim::net::dscp::Dscp) -> f64 {
 /// the throughput is 1500 bytes over that time.
 #[test]
 fn a_non_qos_station_contends_with_the_dcf() {
-    use airq::phy::{ack_duration, Band, MacTiming, OfdmRate, Rate};
+    use airq::phy::{Band, OfdmRate, Rate};
     use airq_sim::mac::frame::MPDU_OVERHEAD_BYTES;
+    use airq_sim::mac::timing::{ack_duration, MacTiming};
     use airq_sim::net::dscp::{Dscp, EF};
     let t = MacTiming::OFDM;
     let rate = Rate::ofdm(OfdmRate::Mbps54);

@@ -2,8 +2,8 @@
 //!
 //! The band matters for timing in two places: OFDM-based PPDUs in 2.4 GHz end with a 6 µs
 //! signal extension (IEEE 802.11-2020 Clause 18 ERP, 19.4.3 HT; IEEE 802.11ax-2021
-//! 27.4.3 HE), and the MAC's slot time and SIFS differ per band (see
-//! [`crate::phy::MacTiming`]). The width sets the number of data subcarriers N_SD. An
+//! 27.4.3 HE), and the MAC's slot time and SIFS differ per band (airq-sim's
+//! `mac::timing`). The width sets the number of data subcarriers N_SD. An
 //! 80+80 MHz PPDU has the same N_SD as a 160 MHz one, so [`ChannelWidth::Mhz160`] stands
 //! for both.
 

@@ -7,8 +7,8 @@
 //! bits and symbol rounding of IEEE 802.11-2020 19.4.3 (HT), 21.4.3 (VHT) and IEEE
 //! 802.11ax-2021 27.4.3 (HE) over it. Legacy rates cannot aggregate, so they get the
 //! TXTIME of one PPDU (Clauses 16.3.4 and 17.4.3). The estimate covers the PPDU only:
-//! no SIFS, no (Block)Ack, no contention, which a simulator charges separately (see
-//! [`crate::phy::MacTiming`]).
+//! no SIFS, no (Block)Ack, no contention, which a simulator charges separately (airq-sim's
+//! `mac::timing`).
 
 use super::ampdu::ampdu_ppdu_duration_uniform;
 use super::band::Band;

@@ -12,9 +12,6 @@
 //!   [`ofdm_symbols`]. Invalid input yields a [`PhyError`], never a panic.
 //! - [`ampdu`]: A-MPDU framing (9.7) and the duration of the PPDU that carries one.
 //! - [`mac_frame`]: frame sizes (QoS Data header, FCS, LLC/SNAP, Ack, BlockAck).
-//! - [`mac_timing`]: slot time, SIFS, DIFS/PIFS/AIFS/EIFS and Ack/BlockAck durations.
-//! - [`basic_rates`]: the BSS basic rate set (hostapd's defaults) and the rate of
-//!   control responses (10.6.6.5).
 //! - [`mac80211_estimate`]: `ieee80211_calc_rx_airtime`, `ieee80211_calc_tx_airtime` and
 //!   `ieee80211_calc_expected_tx_airtime`, table rounding included.
 //! - [`exact_estimate`]: a per-packet estimate amortising the exact TXTIME over an
@@ -33,7 +30,6 @@
 
 pub mod ampdu;
 pub mod band;
-pub mod basic_rates;
 pub mod dsss;
 pub mod error;
 pub mod exact_estimate;
@@ -41,7 +37,6 @@ pub mod he;
 pub mod ht;
 pub mod mac80211_estimate;
 pub mod mac_frame;
-pub mod mac_timing;
 pub mod modulation;
 pub mod ofdm;
 pub mod ofdm_symbols;
@@ -53,13 +48,11 @@ pub use ampdu::{
     ampdu_subframe_bytes, PsduLength, MPDU_DELIMITER_BYTES,
 };
 pub use band::{Band, ChannelWidth};
-pub use basic_rates::BasicRateSet;
 pub use dsss::{DsssDataRate, DsssPreamble, DsssRate};
 pub use error::{PhyError, PhyKind};
 pub use exact_estimate::exact_expected_airtime;
 pub use he::{HeGi, HeLtf, HeRate};
 pub use ht::{GuardInterval, HtRate};
-pub use mac_timing::{ack_duration, block_ack_duration, control_frame_duration, MacTiming};
 pub use modulation::{CodeRate, Modulation};
 pub use ofdm::{OfdmRate, SIGNAL_EXTENSION};
 pub use rate::Rate;

@@ -7,8 +7,8 @@
 use super::{priority, Access, EdcafId, EDCAFS_PER_NODE};
 use crate::engine::rng::RngStream;
 use crate::mac::edca::EdcaAcParams;
+use crate::mac::timing::MacTiming;
 use crate::net::packet::NodeId;
-use airq::phy::MacTiming;
 use airq::{Duration, Instant};
 
 /// One EDCA function's state.

@@ -18,10 +18,9 @@
 //! the rules of 10.6.6.5; the caller passes that rate. Its TXTIME includes the 2.4 GHz
 //! signal extension for OFDM-based rates.
 
-use super::band::Band;
-use super::mac_frame::{ACK_BYTES, BLOCK_ACK_COMPRESSED_BYTES};
-use super::rate::Rate;
-use crate::time::Duration;
+use airq::phy::mac_frame::{ACK_BYTES, BLOCK_ACK_COMPRESSED_BYTES};
+use airq::phy::{Band, Rate};
+use airq::Duration;
 
 /// aSlotTime and aSIFSTime of a BSS's PHY and band.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -99,7 +98,7 @@ pub const fn block_ack_duration(rate: &Rate, band: Band) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::phy::{DsssDataRate, DsssPreamble, OfdmRate};
+    use airq::phy::{DsssDataRate, DsssPreamble, OfdmRate};
 
     #[test]
     fn interframe_spaces() {

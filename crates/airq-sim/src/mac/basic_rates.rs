@@ -17,9 +17,7 @@
 //! `hw_mode=a` (5 and 6 GHz), 1 and 2 for `hw_mode=b`, 1, 2, 5.5 and 11 for `hw_mode=g`
 //! (the 2.4 GHz default for ERP/HT/HE BSSs, which keeps 802.11b stations able to answer).
 
-use super::dsss::{DsssDataRate, DsssPreamble};
-use super::ofdm::OfdmRate;
-use super::rate::Rate;
+use airq::phy::{CodeRate, DsssDataRate, DsssPreamble, OfdmRate, Rate};
 
 /// A set of legacy (DSSS/HR-DSSS and OFDM) rates, as BSSBasicRateSet carries them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -136,8 +134,8 @@ impl BasicRateSet {
 /// The non-HT reference rate in kbit/s of an HT/VHT/HE MCS's constellation (N_BPSCS)
 /// and code rate (10.6.6.5.3): the OFDM rate with the same modulation and coding, 54
 /// Mbit/s for 64-QAM 3/4 and everything denser.
-fn non_ht_reference_kbps(n_bpscs: u32, code_rate: super::modulation::CodeRate) -> u32 {
-    use super::modulation::CodeRate as R;
+fn non_ht_reference_kbps(n_bpscs: u32, code_rate: CodeRate) -> u32 {
+    use CodeRate as R;
     match (n_bpscs, code_rate) {
         (1, _) => 6_000,
         (2, R::R1_2) => 12_000,
@@ -152,10 +150,7 @@ fn non_ht_reference_kbps(n_bpscs: u32, code_rate: super::modulation::CodeRate) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::phy::band::ChannelWidth;
-    use crate::phy::he::HeGi;
-    use crate::phy::ht::GuardInterval;
-    use alloc::vec::Vec;
+    use airq::phy::{ChannelWidth, GuardInterval, HeGi};
 
     fn kbps(r: Rate) -> u32 {
         r.data_rate_kbps()
