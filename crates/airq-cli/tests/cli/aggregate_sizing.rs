@@ -4,7 +4,7 @@
 //! leaves the full 4 ms aggregates, so nothing changes; a parameter without `enabled`
 //! is refused at its line.
 
-use super::{airq, json, write};
+use super::{airq, compare_variants, write};
 
 /// Thirty HT MCS7 stations, each downloading over TCP and pinged every 100 ms.
 const MANY: &str = r#"name = "many"
@@ -26,25 +26,11 @@ interval_ms = 100
 
 /// Runs `scenario` off and on; the summary.
 fn off_and_on(scenario: &str) -> serde_json::Value {
-    let dir = tempfile::tempdir().unwrap();
-    let path = write(dir.path(), "s.toml", scenario);
-    let summary = dir.path().join("s.json");
-    airq()
-        .arg("-q")
-        .arg("compare")
-        .arg(&path)
-        .args(["--variant", "off:preset=airtime"])
-        .args([
-            "--variant",
-            "on:preset=airtime,ap.aggregate_sizing.enabled=true",
-        ])
-        .args(["--no-plots", "-o"])
-        .arg(dir.path())
-        .arg("--json")
-        .arg(&summary)
-        .assert()
-        .success();
-    json(&summary)
+    let variants = [
+        "off:preset=airtime",
+        "on:preset=airtime,ap.aggregate_sizing.enabled=true",
+    ];
+    compare_variants(scenario, &variants).1
 }
 
 /// The median over the stations of their ping p50, ms.

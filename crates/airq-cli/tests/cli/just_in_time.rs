@@ -4,7 +4,7 @@
 //! results count the builds; a firmware driver and a parameter without `enabled` are
 //! refused.
 
-use super::{airq, json, write};
+use super::{airq, compare_variants, write};
 
 const BUSY: &str = r#"name = "jit"
 duration = 6.0
@@ -31,25 +31,11 @@ interval_ms = 100
 
 #[test]
 fn the_sparse_station_waits_behind_one_aggregate_not_two() {
-    let dir = tempfile::tempdir().unwrap();
-    let scenario = write(dir.path(), "jit.toml", BUSY);
-    let summary = dir.path().join("s.json");
-    airq()
-        .arg("-q")
-        .arg("compare")
-        .arg(&scenario)
-        .args(["--variant", "ath9k:preset=airtime"])
-        .args([
-            "--variant",
-            "jit:preset=airtime,ap.just_in_time.enabled=true",
-        ])
-        .args(["--no-plots", "-o"])
-        .arg(dir.path())
-        .arg("--json")
-        .arg(&summary)
-        .assert()
-        .success();
-    let s = json(&summary);
+    let variants = [
+        "ath9k:preset=airtime",
+        "jit:preset=airtime,ap.just_in_time.enabled=true",
+    ];
+    let (dir, s) = compare_variants(BUSY, &variants);
     let sparse_p50 = |run: usize| {
         let stations = s["runs"][run]["stations"].as_array().unwrap();
         let st = stations.iter().find(|x| x["name"] == "sparse").unwrap();

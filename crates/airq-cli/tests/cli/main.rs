@@ -119,6 +119,30 @@ pub fn json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// `airq -q compare` of the scenario text with each `--variant` of `variants` (in
+/// order), no plots, results in the returned folder; with the JSON summary.
+pub fn compare_variants(
+    scenario: &str,
+    variants: &[&str],
+) -> (tempfile::TempDir, serde_json::Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "s.toml", scenario);
+    let summary = dir.path().join("s.json");
+    let mut cmd = airq();
+    cmd.args(["-q", "compare"]).arg(&path);
+    for v in variants {
+        cmd.args(["--variant", v]);
+    }
+    cmd.args(["--no-plots", "-o"])
+        .arg(dir.path())
+        .arg("--json")
+        .arg(&summary)
+        .assert()
+        .success();
+    let s = json(&summary);
+    (dir, s)
+}
+
 /// `airq -q run scenario args`, results into `dir`; its JSON summary (written as `name`
 /// in `dir`).
 pub fn run_json(dir: &Path, name: &str, scenario: &Path, args: &[&str]) -> serde_json::Value {

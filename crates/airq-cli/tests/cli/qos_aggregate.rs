@@ -5,7 +5,7 @@
 //! with eight stations heard the rule keeps VO's own TXOPs; bad tables are refused at
 //! their line.
 
-use super::{airq, json, write};
+use super::{airq, compare_variants, write};
 
 const CALLS: &str = r#"name = "calls"
 duration = 6.0
@@ -25,24 +25,11 @@ test = "voip"
 
 /// Runs `scenario` off and on: the summary and the `on` run's results file.
 fn off_and_on(scenario: &str) -> (serde_json::Value, serde_json::Value) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = write(dir.path(), "s.toml", scenario);
-    let summary = dir.path().join("s.json");
-    airq()
-        .arg("-q")
-        .arg("compare")
-        .arg(&path)
-        .args(["--variant", "off:preset=airtime"])
-        .args([
-            "--variant",
-            "on:preset=airtime,ap.qos_aggregate.enabled=true",
-        ])
-        .args(["--no-plots", "-o"])
-        .arg(dir.path())
-        .arg("--json")
-        .arg(&summary)
-        .assert()
-        .success();
+    let variants = [
+        "off:preset=airtime",
+        "on:preset=airtime,ap.qos_aggregate.enabled=true",
+    ];
+    let (dir, summary) = compare_variants(scenario, &variants);
     let results = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -56,7 +43,7 @@ fn off_and_on(scenario: &str) -> (serde_json::Value, serde_json::Value) {
             .unwrap();
         s
     };
-    (json(&summary), serde_json::from_str(&text).unwrap())
+    (summary, serde_json::from_str(&text).unwrap())
 }
 
 fn voip_flows(run: &serde_json::Value) -> Vec<&serde_json::Value> {

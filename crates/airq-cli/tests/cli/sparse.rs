@@ -2,7 +2,7 @@
 //! slide 33): a station that pings now and then beside twelve saturated ones is served
 //! at once when it becomes active; put at the back of the list, it waits its turn.
 
-use super::{airq, json, write};
+use super::compare_variants;
 
 const SCENARIO: &str = r#"name = "sparse"
 duration = 6.0
@@ -27,25 +27,11 @@ interval_ms = 100
 
 #[test]
 fn the_sparse_station_is_served_sooner_with_the_optimisation() {
-    let dir = tempfile::tempdir().unwrap();
-    let scenario = write(dir.path(), "sparse.toml", SCENARIO);
-    let summary = dir.path().join("s.json");
-    airq()
-        .arg("-q")
-        .arg("compare")
-        .arg(&scenario)
-        .args(["--variant", "on:preset=airtime"])
-        .args([
-            "--variant",
-            "off:preset=airtime,ap.airtime.sparse_first=false",
-        ])
-        .args(["--no-plots", "-o"])
-        .arg(dir.path())
-        .arg("--json")
-        .arg(&summary)
-        .assert()
-        .success();
-    let s = json(&summary);
+    let variants = [
+        "on:preset=airtime",
+        "off:preset=airtime,ap.airtime.sparse_first=false",
+    ];
+    let (_dir, s) = compare_variants(SCENARIO, &variants);
     let p50 = |run: usize| {
         let stations = s["runs"][run]["stations"].as_array().unwrap();
         let sparse = stations.iter().find(|x| x["name"] == "sparse").unwrap();
