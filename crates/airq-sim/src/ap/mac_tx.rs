@@ -15,7 +15,7 @@ use crate::mac::frame::{Mpdu, Ppdu};
 use crate::mac::link::{BssConfig, StationLink};
 use crate::mac::rate_control::{RateControl, TxRate};
 use crate::mac::retry_time::RetryTimeParams;
-use crate::mac::tid_tx::{AggregateLimits, Completion, TidTx};
+use crate::mac::tid_tx::{AggregateLimits, Completion, LengthBounds, TidTx};
 use crate::mac::txpath::{DropCause, TxOutcome, TxOutput};
 use crate::net::packet::{NodeId, SimPacket};
 use airq::aggregate::AggregateSizing;
@@ -80,9 +80,11 @@ impl MacTx {
         let keys = txqs.len();
         let rate_control = links.iter().map(|l| RateControl::Fixed(l.rate)).collect();
         let stations = links.len();
+        let mut bounds = LengthBounds::default();
         let limits = TxqKey::all(stations)
             .map(|k| {
-                let mut l = AggregateLimits::new(&bss, &links[k.station().index()], k.tid());
+                let link = &links[k.station().index()];
+                let mut l = AggregateLimits::new_with(&bss, link, k.tid(), &mut bounds);
                 if let Some(cap) = max_subframes {
                     l.max_subframes = (l.ba_window / 2).max(1).min(cap);
                 }

@@ -5,7 +5,7 @@
 use crate::mac::frame::Ppdu;
 use crate::mac::link::{BssConfig, StationLink};
 use crate::mac::rate_control::RateControl;
-use crate::mac::tid_tx::{AggregateLimits, Completion, TidTx};
+use crate::mac::tid_tx::{AggregateLimits, Completion, LengthBounds, TidTx};
 use crate::mac::txpath::{DropCause, TxOutcome, TxOutput, TxPath};
 use crate::net::packet::{NodeId, SimPacket};
 use airq::{Ac, Duration, Instant, StationId, Tid};
@@ -44,9 +44,13 @@ impl StationTx {
             fifo: Default::default(),
             queued: 0,
             tids: Default::default(),
-            limits: core::array::from_fn(|t| {
-                AggregateLimits::new(bss, link, Tid::new(t as u8).expect("TID below 16"))
-            }),
+            limits: {
+                let mut bounds = LengthBounds::default();
+                core::array::from_fn(|t| {
+                    let tid = Tid::new(t as u8).expect("TID below 16");
+                    AggregateLimits::new_with(bss, link, tid, &mut bounds)
+                })
+            },
             completion: Completion::default(),
             rate_control: RateControl::Fixed(link.rate),
         }
