@@ -77,12 +77,7 @@ pub fn emulate(
             "--seeds: an emulated run is one real run; run it again for repetitions",
         ));
     }
-    if args.flent || args.json.is_some() || args.csv.is_some() {
-        return Err(CliError::new(
-            "--flent, --json and --csv are not available under emulation yet: run `airq \
-             show` on the results file",
-        ));
-    }
+    super::check_summary_targets(args)?;
     let scenario = scenario::load(&args.scenario, &args.overrides())?;
     let variant = match (options.config, options.variant) {
         (_, Some(spec)) => variant::from_command_line(spec, &scenario.variants)?,
@@ -235,6 +230,11 @@ pub fn emulate(
     let mut r = collect(scenario, input, &measured, info);
     r.metadata.emulation = Some(summary(&report, iperf3, pcap_frames));
     results::save(&r, &path)?;
+    super::write_summaries(
+        std::slice::from_ref(&r),
+        args,
+        verbosity == Verbosity::Verbose,
+    )?;
     let warnings = lateness_warnings(&report);
     for w in super::warnings(&r).into_iter().chain(warnings) {
         eprintln!("{w}");

@@ -80,8 +80,18 @@ pub fn run_and_write_with(
             eprintln!("wrote {}", path.display());
         }
     }
+    write_summaries(&runs, args, verbose)?;
+    Ok(runs)
+}
+
+/// The outputs beside the results files that `--flent`, `--json` and `--csv` ask for.
+pub(super) fn write_summaries(
+    runs: &[ResultsFile],
+    args: &RunArgs,
+    verbose: bool,
+) -> Result<(), CliError> {
     if args.flent {
-        for path in write_flent_files(&runs, &args.output)? {
+        for path in write_flent_files(runs, &args.output)? {
             if verbose {
                 eprintln!("wrote {}", path.display());
             }
@@ -90,28 +100,34 @@ pub fn run_and_write_with(
     if let Some(path) = &args.json {
         match Target::of(path) {
             Target::Stdout => {
-                let json = serde_json::to_string_pretty(&summary::summarise(&runs))
+                let json = serde_json::to_string_pretty(&summary::summarise(runs))
                     .map_err(|e| CliError::new(format!("cannot encode the summary: {e}")))?;
                 Target::Stdout.write(&(json + "\n"))?
             }
-            Target::File(path) => summary::write_json(&runs, &path)?,
+            Target::File(path) => summary::write_json(runs, &path)?,
         }
     }
     if let Some(path) = &args.csv {
         match Target::of(path) {
-            Target::Stdout => Target::Stdout.write(&summary::csv(&runs))?,
-            Target::File(path) => summary::write_csv(&runs, &path)?,
+            Target::Stdout => Target::Stdout.write(&summary::csv(runs))?,
+            Target::File(path) => summary::write_csv(runs, &path)?,
         }
     }
-    Ok(runs)
+    Ok(())
+}
+
+/// Checks the `--json` and `--csv` targets before anything runs.
+pub(super) fn check_summary_targets(args: &RunArgs) -> Result<(), CliError> {
+    for target in [&args.json, &args.csv].into_iter().flatten() {
+        Target::of(target).check()?;
+    }
+    Ok(())
 }
 
 /// The results file of each run, every output checked before anything runs.
 fn check_outputs(specs: &[RunSpec], args: &RunArgs) -> Result<Vec<PathBuf>, CliError> {
     outputs::check_folder(&args.output)?;
-    for target in [&args.json, &args.csv].into_iter().flatten() {
-        Target::of(target).check()?;
-    }
+    check_summary_targets(args)?;
     let mut paths: Vec<PathBuf> = Vec::with_capacity(specs.len());
     for spec in specs {
         let scenario = &spec.scenario;

@@ -153,7 +153,7 @@ fn results_in(dir: &std::path::Path) -> ResultsFile {
     let file = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .find(|p| p.to_str().unwrap().contains(".json"))
+        .find(|p| p.to_str().unwrap().ends_with(".json.gz"))
         .expect("a results file");
     results::load(&file).unwrap()
 }
@@ -343,7 +343,7 @@ fn a_station_pings_another_through_the_ap() {
     let path = std::fs::read_dir(&emulated)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .find(|p| p.to_str().unwrap().contains(".json"))
+        .find(|p| p.to_str().unwrap().ends_with(".json.gz"))
         .unwrap();
     airq().arg("show").arg(&path).assert().success();
 }
@@ -368,14 +368,34 @@ fn udp_at_a_rate_and_a_call_are_measured() {
     let extra = "[[traffic]]\ntest = \"udp_cbr\"\nstations = [\"b\"]\nrate_mbps = 5.0\n\
                  [[traffic]]\ntest = \"voip\"\nstations = [\"a\"]\n";
     let scenario = small_scenario(dir.path(), extra);
+    let elsewhere = tempfile::tempdir().unwrap();
+    let summary = elsewhere.path().join("summary.json");
     airq()
         .args(["emulate", scenario.to_str().unwrap(), "-o"])
         .arg(dir.path())
+        .arg("--json")
+        .arg(&summary)
+        .arg("--flent")
         .assert()
         .success();
     let r = results_in(dir.path());
     let udp = r.flows.iter().position(|f| f.test == "udp_cbr").unwrap();
     let g = r.flows[udp].goodput_mbps;
+    // --json and --flent write what they write for a simulated run, from the same file.
+    let s = super::json(&summary);
+    let stations = s["runs"][0]["stations"].as_array().unwrap();
+    for (st, mine) in stations.iter().zip(&r.stations) {
+        assert_eq!(st["name"], mine.name.as_str());
+        assert!((st["goodput_mbps"].as_f64().unwrap() - mine.goodput_mbps).abs() < 1e-9);
+    }
+    let flent = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter(|e| {
+            let p = e.as_ref().unwrap().path();
+            p.to_string_lossy().ends_with(".flent.gz")
+        })
+        .count();
+    assert_eq!(flent, 1, "one flent file beside the results file");
     // 5 Mbit/s of IP packets of 1,472 payload bytes: 4.91 Mbit/s of payload.
     assert!((g - 4.91).abs() < 0.3, "{g}");
     let e = r.metadata.emulation.as_ref().unwrap();
