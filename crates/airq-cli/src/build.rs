@@ -122,9 +122,14 @@ fn flows_of(t: &Traffic) -> Vec<FlowSpec> {
                     payload_bytes: *payload_bytes,
                 },
             )],
-            Test::Ping { interval, to } => vec![match *to {
-                Some(peer) => FlowSpec::station_ping(station, peer, *interval),
-                None => FlowSpec::ping(station, *interval),
+            Test::Ping {
+                interval,
+                to,
+                direction,
+            } => vec![match (*to, *direction) {
+                (Some(peer), _) => FlowSpec::station_ping(station, peer, *interval),
+                (None, Direction::Downlink) => FlowSpec::ping(station, *interval),
+                (None, Direction::Uplink) => FlowSpec::ping_up(station, *interval),
             }],
             Test::Voip => [Direction::Downlink, Direction::Uplink]
                 .map(|d| FlowSpec::voip(station, d))

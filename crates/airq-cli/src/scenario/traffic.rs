@@ -66,8 +66,9 @@ pub const TESTS: [TestInfo; 10] = [
     TestInfo {
         name: "ping",
         about: "ICMP echo from the server to each station every interval_ms (default 200); \
-                with `to`, from each station to the station named, through the AP",
-        keys: &["interval_ms", "dscp", "to"],
+                with direction up, from each station to the server; with `to`, from each \
+                station to the station named, through the AP",
+        keys: &["interval_ms", "dscp", "to", "direction"],
     },
     TestInfo {
         name: "voip",
@@ -118,6 +119,8 @@ pub enum Test {
         interval: Duration,
         /// The station pinged instead of the server.
         to: Option<StationId>,
+        /// Who sends the requests to the server: the server (down) or each station (up).
+        direction: Direction,
     },
     /// A voice call each way.
     Voip,
@@ -338,10 +341,19 @@ pub fn validate(
         "rrul" => Test::Rrul {
             ping_interval: interval(200.0)?,
         },
-        "ping" => Test::Ping {
-            interval: interval(200.0)?,
-            to,
-        },
+        "ping" => {
+            if to.is_some() && t.direction.as_deref() == Some("down") {
+                return Err(at(
+                    "direction",
+                    "a ping `to` a station goes up from each station: `down` does not apply".into(),
+                ));
+            }
+            Test::Ping {
+                interval: interval(200.0)?,
+                to,
+                direction,
+            }
+        }
         "voip" => Test::Voip,
         "http" => {
             if t.pages == Some(0) {

@@ -28,3 +28,50 @@ fn a_ping_to_a_station_is_measured_at_the_stations_pinging_it() {
     // 20 requests in 2 s, every one answered behind the floods with FQ-MAC.
     assert!(pings[0].rtt_ms.len() >= 19, "{:?}", pings[0].rtt_ms);
 }
+
+/// `direction = "up"`: each station pings the server, as `ping` run on the station (and
+/// as flent runs it). Idle, its RTT is the downlink ping's: the same two exchanges and
+/// wired round trip, the other way round. With `to`, `down` is refused at its line.
+#[test]
+fn a_ping_up_is_sent_by_the_station_to_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let idle = "name = \"up\"\nduration = 3.0\nseed = 1\n\
+                [[station]]\nname = \"sta\"\nstandard = \"ht\"\nmcs = 7\n\
+                [[traffic]]\ntest = \"ping\"\ninterval_ms = 100\n\
+                [[traffic]]\ntest = \"ping\"\ninterval_ms = 100\ndirection = \"up\"\n";
+    let path = write(dir.path(), "up.toml", idle);
+    run_json(dir.path(), "s.json", &path, &["--config", "airtime"]);
+    let r = results::load(&dir.path().join(results::file_name("up", "airtime", 1))).unwrap();
+    let p50 = |direction: &str| {
+        let f = r
+            .flows
+            .iter()
+            .find(|f| f.test == "ping" && f.direction == direction)
+            .unwrap_or_else(|| panic!("a ping {direction}: {:?}", r.flows));
+        assert!(
+            f.rtt_ms.len() >= 29,
+            "{direction}: {} replies",
+            f.rtt_ms.len()
+        );
+        let mut rtt: Vec<f64> = f.rtt_ms.iter().map(|s| s[1]).collect();
+        rtt.sort_by(f64::total_cmp);
+        rtt[rtt.len() / 2]
+    };
+    let (down, up) = (p50("down"), p50("up"));
+    assert!((up - down).abs() < 0.5 * down, "up {up} ms, down {down} ms");
+
+    let refused = idle
+        .replace(
+            "[[traffic]]\ntest = \"ping\"\ninterval_ms = 100\n[[traffic]]",
+            "[[station]]\nname = \"other\"\nstandard = \"ht\"\nmcs = 7\n[[traffic]]",
+        )
+        .replace("direction = \"up\"", "direction = \"down\"\nto = \"sta\"");
+    let path = write(dir.path(), "bad.toml", &refused);
+    super::airq()
+        .arg("check")
+        .arg(&path)
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("bad.toml:"))
+        .stderr(predicates::str::contains("direction"));
+}

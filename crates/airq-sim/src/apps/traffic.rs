@@ -161,6 +161,20 @@ impl FlowSpec {
         )
     }
 
+    /// Pings from `station` to the server every `interval` (56-byte payload, as `ping`
+    /// run on the station).
+    pub fn ping_up(station: StationId, interval: Duration) -> FlowSpec {
+        FlowSpec::new(
+            station,
+            Direction::Uplink,
+            App::Ping {
+                interval,
+                payload_bytes: 56,
+                peer: None,
+            },
+        )
+    }
+
     /// Pings from `station` to station `peer` every `interval` (56-byte payload), each
     /// request and reply relayed by the AP.
     pub fn station_ping(station: StationId, peer: StationId, interval: Duration) -> FlowSpec {
