@@ -102,6 +102,8 @@ pub struct BssSection {
     pub timing: Option<TimingName>,
     /// RTS/CTS before every data PPDU (default off).
     pub rts_cts: Option<bool>,
+    /// The BSS basic rate set, Mbit/s (default hostapd's for the band).
+    pub basic_rates_mbps: Option<Vec<f64>>,
     /// Beacons every 102.4 ms (default on).
     pub beacons: Option<bool>,
     /// Transmissions of an MPDU before it is dropped.

@@ -8,6 +8,7 @@ use crate::error::CliError;
 use airq::phy::{Band, PhyKind};
 use airq::Duration;
 use airq_sim::bss::WiredLink;
+use airq_sim::mac::basic_rates::BasicRateSet;
 use airq_sim::mac::link::BssConfig;
 use airq_sim::mac::timing::MacTiming;
 
@@ -92,6 +93,11 @@ pub fn validate(
     let (mut bss, derived_timing) = bss_timing(raw.bss.timing, band, &stations)
         .map_err(|why| at(bss_path.join("timing"), why))?;
     bss.rts_cts = raw.bss.rts_cts.unwrap_or(false);
+    if let Some(rates) = &raw.bss.basic_rates_mbps {
+        bss.basic_rates =
+            basic_rates(rates, band).map_err(|why| at(bss_path.join("basic_rates_mbps"), why))?;
+        bss.beacon_rate = bss.basic_rates.lowest();
+    }
     bss.radio = super::radio::radio(&raw.bss, map)?;
     if raw.bss.beacons == Some(false) {
         bss.beacon_interval = None;
@@ -235,6 +241,27 @@ fn seconds(s: f64) -> Result<Duration, String> {
 /// every station supports it (IEEE 802.11-2020 Clause 18, ERP characteristics; hostapd
 /// counts the stations without short slot time, `num_sta_no_short_slot_time`, and
 /// turns it off while there are any). ERP protection (10.26) is not modelled.
+/// A `basic_rates_mbps` list as a BSSBasicRateSet: legacy rates only (DSSS/HR-DSSS 1, 2,
+/// 5.5, 11 and OFDM 6 to 54 Mbit/s), DSSS ones in the 2.4 GHz band only.
+fn basic_rates(rates: &[f64], band: Band) -> Result<BasicRateSet, String> {
+    const LEGAL: &str = "1, 2, 5.5, 11 (2.4GHz only), 6, 9, 12, 18, 24, 36, 48, 54";
+    let mut kbps = Vec::with_capacity(rates.len());
+    for &mbps in rates {
+        let k = (mbps * 1000.0).round();
+        let whole = k.is_finite() && (k - mbps * 1000.0).abs() < 1e-6 && (1.0..1e6).contains(&k);
+        if !whole || BasicRateSet::from_kbps(&[k as u32]).is_none() {
+            return Err(format!("{mbps} Mbit/s is not a basic rate: one of {LEGAL}"));
+        }
+        if band != Band::Ghz2_4 && matches!(k as u32, 1000 | 2000 | 5500 | 11000) {
+            return Err(format!(
+                "{mbps} Mbit/s is a DSSS/HR-DSSS rate, which only the 2.4GHz band has"
+            ));
+        }
+        kbps.push(k as u32);
+    }
+    BasicRateSet::from_kbps(&kbps).ok_or_else(|| format!("name at least one rate: {LEGAL}"))
+}
+
 pub(super) fn bss_timing(
     timing: Option<TimingName>,
     band: Band,

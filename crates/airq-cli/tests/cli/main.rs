@@ -3,6 +3,7 @@
 
 mod admission;
 mod aggregate_sizing;
+mod basic_rates;
 mod bianchi;
 mod channel;
 mod emulate;

@@ -35,6 +35,8 @@ pub enum Kind {
     Boolean,
     /// An array of strings.
     Strings,
+    /// An array of numbers.
+    Numbers,
     /// A number, or an array of [number, number] pairs (a schedule).
     NumberOrPairs,
     /// A table with keys of its own, documented as a table of the reference.
@@ -54,6 +56,7 @@ impl Kind {
             Kind::Integer => "integer",
             Kind::Boolean => "boolean",
             Kind::Strings => "array of strings",
+            Kind::Numbers => "array of numbers",
             Kind::NumberOrPairs => "number or array of [s, dB] pairs",
             Kind::Table => "table",
             Kind::Tables => "array of tables",

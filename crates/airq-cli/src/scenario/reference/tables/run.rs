@@ -164,6 +164,18 @@ pub(super) fn bss() -> TableDoc {
                  class (IEEE 802.11-2020 10.6.6.5).",
             ),
             key(
+                "basic_rates_mbps",
+                Kind::Numbers,
+                "Mbit/s",
+                "hostapd's: 2.4GHz 1, 2, 5.5, 11; 5/6GHz 6, 12, 24",
+                "1, 2, 5.5, 11 (2.4GHz only), 6, 9, 12, 18, 24, 36, 48, 54; at least one",
+                "[6, 12, 24]",
+                "The BSS basic rate set (BSSBasicRateSet): an Ack, BlockAck, RTS or CTS goes \
+                 at the highest of its rates not above the data frame's, in its modulation \
+                 class, else at the highest mandatory rate of that class not above it \
+                 (IEEE 802.11-2020 10.6.6.5); beacons at its lowest.",
+            ),
+            key(
                 "rts_cts",
                 Kind::Boolean,
                 "",
