@@ -2,7 +2,7 @@
 //! iperf3 (CUBIC) through the emulated AP. Needs root, namespaces and iperf3: without
 //! them the tests print why and pass, unless `AIRQ_REQUIRE_EMU=1` (CI).
 
-use super::{airq, scenarios_dir};
+use super::{airq, has_tool, scenarios_dir, tshark_fields};
 use airq_cli::results::{self, ResultsFile};
 use std::process::Command as Process;
 
@@ -170,32 +170,19 @@ struct Echo {
     seq: u16,
 }
 
-/// Whether tshark may be used; skipped (or, under AIRQ_REQUIRE_EMU=1, failed) if not.
-fn has_tshark(test: &str) -> bool {
-    if Process::new("tshark").arg("-v").output().is_ok() {
-        return true;
-    }
-    if std::env::var("AIRQ_REQUIRE_EMU").as_deref() == Ok("1") {
-        panic!("{test}: tshark is not installed and AIRQ_REQUIRE_EMU=1");
-    }
-    eprintln!("{test}: skipped: tshark is not installed");
-    false
-}
-
 /// Every frame of the capture, and the ICMP echoes among them.
 fn tshark_echoes(pcap: &std::path::Path) -> (usize, Vec<Echo>) {
-    let out = Process::new("tshark")
-        .args(["-n", "-r", pcap.to_str().unwrap(), "-T", "fields"])
-        .args(["-e", "frame.time_epoch", "-e", "ip.src", "-e", "ip.dst"])
-        .args(["-e", "icmp.type", "-e", "icmp.ident", "-e", "icmp.seq"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "tshark: {}",
-        String::from_utf8_lossy(&out.stderr)
+    let text = tshark_fields(
+        pcap,
+        &[
+            "frame.time_epoch",
+            "ip.src",
+            "ip.dst",
+            "icmp.type",
+            "icmp.ident",
+            "icmp.seq",
+        ],
     );
-    let text = String::from_utf8(out.stdout).unwrap();
     let mut frames = 0;
     let mut echoes = Vec::new();
     for line in text.lines() {
@@ -225,7 +212,7 @@ fn tshark_echoes(pcap: &std::path::Path) -> (usize, Vec<Echo>) {
 #[test]
 fn the_pcap_has_every_frame_of_the_air_in_order() {
     let test = "the_pcap_has_every_frame_of_the_air_in_order";
-    if !can_emulate(test) || !has_tshark(test) {
+    if !can_emulate(test) || !has_tool(test, "tshark", "-v") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -357,11 +344,7 @@ fn udp_at_a_rate_and_a_call_are_measured() {
     if !can_emulate(test) {
         return;
     }
-    if Process::new("irtt").arg("version").output().is_err() {
-        if std::env::var("AIRQ_REQUIRE_EMU").as_deref() == Ok("1") {
-            panic!("{test}: irtt is not installed and AIRQ_REQUIRE_EMU=1");
-        }
-        eprintln!("{test}: skipped: irtt is not installed");
+    if !has_tool(test, "irtt", "version") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -525,7 +508,7 @@ fn a_test_with_cc_bbr_runs_the_hosts_bbr() {
 #[test]
 fn the_pcap_has_radiotap_rates_tids_and_ampdus() {
     let test = "the_pcap_has_radiotap_rates_tids_and_ampdus";
-    if !can_emulate(test) || !has_tshark(test) {
+    if !can_emulate(test) || !has_tool(test, "tshark", "-v") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -541,19 +524,18 @@ fn the_pcap_has_radiotap_rates_tids_and_ampdus() {
         .assert()
         .success();
     let r = results_in(dir.path());
-    let out = Process::new("tshark")
-        .args(["-n", "-r", pcap.to_str().unwrap(), "-T", "fields"])
-        .args(["-e", "frame.time_epoch", "-e", "radiotap.mcs.index"])
-        .args(["-e", "wlan.qos.tid", "-e", "radiotap.ampdu.reference"])
-        .args(["-e", "wlan.fc.ds", "-e", "wlan.ra", "-e", "ip.dst"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let text = tshark_fields(
+        &pcap,
+        &[
+            "frame.time_epoch",
+            "radiotap.mcs.index",
+            "wlan.qos.tid",
+            "radiotap.ampdu.reference",
+            "wlan.fc.ds",
+            "wlan.ra",
+            "ip.dst",
+        ],
     );
-    let text = String::from_utf8(out.stdout).unwrap();
     let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split('\t').collect()).collect();
     assert_eq!(
         Some(rows.len() as u64),

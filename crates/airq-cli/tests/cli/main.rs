@@ -115,6 +115,40 @@ pub fn assert_png(path: &Path) {
     );
 }
 
+/// Whether the external `tool` runs here (`tool version_arg`); if not, the test named
+/// `test` is skipped with the reason printed, or fails under `AIRQ_REQUIRE_EMU=1` (CI).
+pub fn has_tool(test: &str, tool: &str, version_arg: &str) -> bool {
+    if std::process::Command::new(tool)
+        .arg(version_arg)
+        .output()
+        .is_ok()
+    {
+        return true;
+    }
+    if std::env::var("AIRQ_REQUIRE_EMU").as_deref() == Ok("1") {
+        panic!("{test}: {tool} is not installed and AIRQ_REQUIRE_EMU=1");
+    }
+    eprintln!("{test}: skipped: {tool} is not installed");
+    false
+}
+
+/// `tshark -T fields` of the capture at `pcap`: a line per frame, the `fields` of each
+/// tab-separated.
+pub fn tshark_fields(pcap: &Path, fields: &[&str]) -> String {
+    let mut cmd = std::process::Command::new("tshark");
+    cmd.args(["-n", "-r", pcap.to_str().unwrap(), "-T", "fields"]);
+    for f in fields {
+        cmd.args(["-e", f]);
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "tshark: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
 /// The JSON file at `path`.
 pub fn json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()

@@ -1,24 +1,10 @@
 //! `airq run --pcap`: the simulator's air as pcapng with radiotap and 802.11 headers,
 //! read back with tshark and held to the results file.
 
-use super::{airq, write, PING};
+use super::{airq, has_tool, tshark_fields, write, PING};
 use airq_cli::results;
 use predicates::str::contains;
 use std::collections::{BTreeMap, BTreeSet};
-use std::process::Command as Process;
-
-/// Whether tshark may be used; skipped (or, under AIRQ_REQUIRE_EMU=1 as in CI,
-/// failed) if not.
-fn has_tshark(test: &str) -> bool {
-    if Process::new("tshark").arg("-v").output().is_ok() {
-        return true;
-    }
-    if std::env::var("AIRQ_REQUIRE_EMU").as_deref() == Ok("1") {
-        panic!("{test}: tshark is not installed and AIRQ_REQUIRE_EMU=1");
-    }
-    eprintln!("{test}: skipped: tshark is not installed");
-    false
-}
 
 /// Two HT stations (MCS 7 and 0) with UDP floods and pings, 2 s, no warm-up: per
 /// station and direction, as many frames on the capture within the run as the results
@@ -27,7 +13,7 @@ fn has_tshark(test: &str) -> bool {
 /// count the MPDUs that failed).
 #[test]
 fn the_simulators_air_is_the_results_frames() {
-    if !has_tshark("the_simulators_air_is_the_results_frames") {
+    if !has_tool("the_simulators_air_is_the_results_frames", "tshark", "-v") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -49,20 +35,20 @@ fn the_simulators_air_is_the_results_frames() {
         .find(|p| p.to_str().unwrap().contains(".json"))
         .unwrap();
     let r = results::load(&file).unwrap();
-    let out = Process::new("tshark")
-        .args(["-n", "-r", pcap.to_str().unwrap(), "-T", "fields"])
-        .args(["-e", "frame.time_epoch", "-e", "radiotap.mcs.index"])
-        .args(["-e", "wlan.qos.tid", "-e", "radiotap.ampdu.reference"])
-        .args(["-e", "wlan.fc.ds", "-e", "wlan.ra", "-e", "wlan.ta"])
-        .args(["-e", "ip.len", "-e", "frame.len"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let text = tshark_fields(
+        &pcap,
+        &[
+            "frame.time_epoch",
+            "radiotap.mcs.index",
+            "wlan.qos.tid",
+            "radiotap.ampdu.reference",
+            "wlan.fc.ds",
+            "wlan.ra",
+            "wlan.ta",
+            "ip.len",
+            "frame.len",
+        ],
     );
-    let text = String::from_utf8(out.stdout).unwrap();
     let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split('\t').collect()).collect();
     assert!(!rows.is_empty());
     for (s, station) in r.stations.iter().enumerate() {
