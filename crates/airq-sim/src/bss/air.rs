@@ -3,17 +3,15 @@
 
 use super::{Event, OnAir, Simulation};
 use crate::ap::ApTx;
-use crate::mac::frame::Ppdu;
+use crate::mac::exchange::{collided_airtime, exchange_airtime};
 use crate::mac::medium::{Access, EdcafId};
-use crate::mac::timing::{ack_duration, block_ack_duration, control_frame_duration};
 use crate::mac::txpath::TxPath;
 use crate::metrics::StationMetrics;
 use crate::net::packet::NodeId;
 use crate::phy::noise::db_to_ratio;
 use crate::phy::per::ChunkErrors;
 use crate::station::StationTx;
-use airq::phy::mac_frame;
-use airq::{Ac, Duration, Instant};
+use airq::{Ac, Instant};
 
 impl Simulation {
     pub(super) fn tx_path(&mut self, node: NodeId) -> &mut dyn TxPath {
@@ -72,7 +70,7 @@ impl Simulation {
                     self.drain_out();
                     match ppdu {
                         Some(ppdu) => {
-                            let airtime = self.exchange_airtime(&ppdu);
+                            let airtime = exchange_airtime(&self.scenario.bss, &ppdu);
                             self.on_air.push(OnAir {
                                 edcaf: id,
                                 ppdu: Some(ppdu),
@@ -101,12 +99,7 @@ impl Simulation {
                 .iter_mut()
                 .map(|a| {
                     let on_air = match &a.ppdu {
-                        Some(p) if bss.rts_cts => control_frame_duration(
-                            &bss.control_rate(&p.rate),
-                            mac_frame::RTS_BYTES,
-                            bss.band,
-                        ),
-                        Some(p) => p.duration,
+                        Some(p) => collided_airtime(bss, p),
                         None => a.airtime,
                     };
                     a.airtime = on_air;
@@ -118,28 +111,6 @@ impl Simulation {
             self.on_air[0].airtime
         };
         self.events.schedule(now + busy, Event::ExchangeEnd);
-    }
-
-    /// Airtime of the exchange carrying `ppdu` alone on the medium: [RTS, SIFS, CTS,
-    /// SIFS,] PPDU, SIFS, Ack or BlockAck (10.3.2.8, 10.24.7), the control frames at the
-    /// rate 10.6.6.5 gives for the PPDU's.
-    fn exchange_airtime(&self, ppdu: &Ppdu) -> Duration {
-        let bss = &self.scenario.bss;
-        let sifs = bss.timing.sifs_time;
-        let control_rate = bss.control_rate(&ppdu.rate);
-        let response = if ppdu.aggregate {
-            block_ack_duration(&control_rate, bss.band)
-        } else {
-            ack_duration(&control_rate, bss.band)
-        };
-        let mut airtime = ppdu.duration + sifs + response;
-        if bss.rts_cts {
-            airtime = airtime
-                + control_frame_duration(&control_rate, mac_frame::RTS_BYTES, bss.band)
-                + control_frame_duration(&control_rate, mac_frame::CTS_BYTES, bss.band)
-                + sifs * 2;
-        }
-        airtime
     }
 
     pub(super) fn end_exchange(&mut self) {

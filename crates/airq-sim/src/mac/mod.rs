@@ -5,6 +5,7 @@
 
 pub mod basic_rates;
 pub mod edca;
+pub mod exchange;
 pub mod frame;
 pub mod link;
 pub mod medium;
