@@ -1,50 +1,170 @@
-//! The radio side of the loop: which nodes contend, the medium's accesses, and what an
-//! exchange carries and costs.
+//! The air: the medium the nodes' EDCA functions contend for, the exchange on it, the
+//! frame errors that decide each MPDU's fate, and each recipient's reordering buffers.
+//! It takes the nodes' transmit paths and the time as inputs and returns what an
+//! exchange did as a value ([`ExchangeReport`]: the senders, the packets delivered in
+//! order, the PPDUs aired); it never calls the hosts, so an exchange's end is MAC work
+//! only and its deliveries reach the hosts afterwards.
 
-use super::{Event, OnAir, Simulation};
-use crate::ap::ApTx;
+use super::nodes::Nodes;
+use super::BssScenario;
+use crate::engine::rng::RngStream;
 use crate::mac::exchange::{collided_airtime, exchange_airtime};
-use crate::mac::medium::{Access, EdcafId};
-use crate::mac::txpath::TxPath;
-use crate::metrics::StationMetrics;
-use crate::net::packet::NodeId;
+use crate::mac::frame::{Mpdu, Ppdu};
+use crate::mac::link::BssConfig;
+use crate::mac::medium::{Access, EdcafId, Medium};
+use crate::mac::reorder::Recipient;
+use crate::mac::txpath::TxOutput;
+use crate::metrics::{Metrics, StationMetrics};
+use crate::net::packet::{NodeId, SimPacket};
 use crate::phy::noise::db_to_ratio;
 use crate::phy::per::ChunkErrors;
-use crate::station::StationTx;
-use airq::{Ac, Instant};
+use airq::phy::Rate;
+use airq::{Ac, Duration, Instant, Tid};
 
-impl Simulation {
-    pub(super) fn tx_path(&mut self, node: NodeId) -> &mut dyn TxPath {
-        tx_path(&mut self.ap, &mut self.stations, node)
+/// What is on the air during an exchange.
+struct OnAir {
+    edcaf: EdcafId,
+    /// `None` for a beacon.
+    ppdu: Option<Ppdu>,
+    /// The exchange's airtime for this transmitter.
+    airtime: Duration,
+}
+
+/// A PPDU as it was received, for a capture of the air: its MPDUs received without
+/// error.
+pub(super) struct AiredPpdu {
+    pub started: Instant,
+    pub rate: Rate,
+    pub tid: Tid,
+    pub aggregate: bool,
+    pub snr_db: Option<f64>,
+    pub mpdus: Vec<Mpdu>,
+}
+
+/// What an exchange that ended did. Its buffers go back to the air with
+/// [`Air::recycle`] once used.
+#[derive(Default)]
+pub(super) struct ExchangeReport {
+    /// The nodes whose transmissions ended, in the order they started.
+    pub senders: Vec<NodeId>,
+    /// Packets the recipients' reordering buffers let go, in order, for their hosts.
+    pub delivered: Vec<SimPacket>,
+    /// The PPDUs aired, when [`Air::end_exchange`] was asked to record them.
+    pub aired: Vec<AiredPpdu>,
+}
+
+/// The medium, the exchange on it, and the receivers' state.
+pub(super) struct Air {
+    medium: Medium,
+    on_air: Vec<OnAir>,
+    collision: bool,
+    /// The medium's next access as last scheduled, and that schedule's generation.
+    contend_gen: u64,
+    contend_at: Option<Instant>,
+    /// Since when no exchange is on the air and no EDCA function contends.
+    idle_since: Option<Instant>,
+    /// Each station's frame-error draws (both directions of its link).
+    error_rngs: Vec<RngStream>,
+    /// The AP's receive reordering buffers, one set per station (the originator).
+    ap_rx: Vec<Recipient>,
+    /// Each station's receive reordering buffers, for the AP (the originator).
+    station_rx: Vec<Recipient>,
+    winners: Vec<EdcafId>,
+    internal: Vec<EdcafId>,
+    spare: ExchangeReport,
+}
+
+impl Air {
+    pub fn new(medium: Medium, error_rngs: Vec<RngStream>) -> Air {
+        let n = error_rngs.len();
+        Air {
+            medium,
+            on_air: Vec::new(),
+            collision: false,
+            contend_gen: 0,
+            contend_at: None,
+            idle_since: None,
+            error_rngs,
+            ap_rx: (0..n).map(|_| Recipient::default()).collect(),
+            station_rx: (0..n).map(|_| Recipient::default()).collect(),
+            winners: Vec::new(),
+            internal: Vec::new(),
+            spare: ExchangeReport::default(),
+        }
     }
 
-    /// Activates or deactivates `node`'s data EDCAFs by whether it has frames.
-    pub(super) fn update_access(&mut self, node: NodeId) {
+    /// Activates or deactivates `node`'s data EDCA functions by whether it has frames.
+    pub fn update_access(&mut self, nodes: &Nodes, node: NodeId, now: Instant) {
         for ac in Ac::ALL {
-            let has = self.tx_path(node).has_frames(ac);
             let id = EdcafId::new(node, Access::Data(ac));
-            if has {
-                self.medium.activate(id, self.now);
+            if nodes.has_frames(node, ac) {
+                self.medium.activate(id, now);
             } else {
                 self.medium.deactivate(id);
             }
         }
     }
 
-    /// (Re)schedules the medium's next access after a change.
-    pub(super) fn schedule_contention(&mut self) {
-        let next = self.medium.next_access().map(|t| t.max(self.now));
-        if next != self.contend_at {
-            self.contend_gen += 1;
-            self.contend_at = next;
-            if let Some(t) = next {
-                self.events.schedule(t, Event::Contend(self.contend_gen));
+    /// The AP's beacon function contends from `now`.
+    pub fn queue_beacon(&mut self, now: Instant) {
+        self.medium
+            .activate(EdcafId::new(NodeId::Ap, Access::Beacon), now);
+    }
+
+    /// The medium's next access if it moved since the last call: when, and the
+    /// generation that a [`Air::is_current`] check of the wake-up will accept.
+    pub fn reschedule(&mut self, now: Instant) -> Option<(Instant, u64)> {
+        let next = self.medium.next_access().map(|t| t.max(now));
+        if next == self.contend_at {
+            return None;
+        }
+        self.contend_gen += 1;
+        self.contend_at = next;
+        next.map(|t| (t, self.contend_gen))
+    }
+
+    /// Whether a wake-up of generation `gen` is the medium's current next access; if so
+    /// it is consumed.
+    pub fn is_current(&mut self, gen: u64) -> bool {
+        let current = gen == self.contend_gen;
+        if current {
+            self.contend_at = None;
+        }
+        current
+    }
+
+    /// Notes whether the medium is idle at `now`: the instant it went idle if it just
+    /// did.
+    pub fn watch_idle(&mut self, now: Instant) -> Option<Instant> {
+        let idle = self.on_air.is_empty() && self.contend_at.is_none();
+        match (idle, self.idle_since) {
+            (true, None) => {
+                self.idle_since = Some(now);
+                self.idle_since
             }
+            (false, Some(_)) => {
+                self.idle_since = None;
+                None
+            }
+            _ => None,
         }
     }
 
-    pub(super) fn start_exchange(&mut self) {
-        let now = self.now;
+    /// Since when the medium has been idle, if it is.
+    pub fn idle_since(&self) -> Option<Instant> {
+        self.idle_since
+    }
+
+    /// The medium's access at `now`: the winners' PPDUs (and the beacon) go on the air.
+    /// Returns when the exchange ends, `None` if nobody had anything to send. What the
+    /// transmit paths dropped on the way goes to `out.dropped`.
+    pub fn start_exchange(
+        &mut self,
+        now: Instant,
+        bss: &BssConfig,
+        nodes: &mut Nodes,
+        out: &mut TxOutput,
+    ) -> Option<Instant> {
         let mut winners = std::mem::take(&mut self.winners);
         let mut internal = std::mem::take(&mut self.internal);
         self.medium.start(now, &mut winners, &mut internal);
@@ -52,7 +172,6 @@ impl Simulation {
             match id.access() {
                 Access::Beacon => {
                     self.medium.deactivate(id);
-                    let bss = &self.scenario.bss;
                     let airtime = bss.beacon_rate.ppdu_duration(bss.beacon_bytes, bss.band);
                     self.on_air.push(OnAir {
                         edcaf: id,
@@ -60,67 +179,69 @@ impl Simulation {
                         airtime,
                     });
                 }
-                Access::Data(ac) => {
-                    let node = id.node();
-                    let ppdu = tx_path(&mut self.ap, &mut self.stations, node).next_ppdu(
-                        ac,
-                        now,
-                        &mut self.out,
-                    );
-                    self.drain_out();
-                    match ppdu {
-                        Some(ppdu) => {
-                            let airtime = exchange_airtime(&self.scenario.bss, &ppdu);
-                            self.on_air.push(OnAir {
-                                edcaf: id,
-                                ppdu: Some(ppdu),
-                                airtime,
-                            });
-                        }
-                        None => self.medium.deactivate(id),
+                Access::Data(ac) => match nodes.tx_path(id.node()).next_ppdu(ac, now, out) {
+                    Some(ppdu) => {
+                        let airtime = exchange_airtime(bss, &ppdu);
+                        self.on_air.push(OnAir {
+                            edcaf: id,
+                            ppdu: Some(ppdu),
+                            airtime,
+                        });
                     }
-                }
+                    None => self.medium.deactivate(id),
+                },
             }
         }
         for &id in &internal {
-            self.update_access(id.node());
+            self.update_access(nodes, id.node(), now);
         }
         self.winners = winners;
         self.internal = internal;
         if self.on_air.is_empty() {
             self.medium.end(now, false);
-            return;
+            return None;
         }
         self.collision = self.on_air.len() > 1;
-        let bss = &self.scenario.bss;
         let busy = if self.collision {
             // Everyone transmits what it started with: its RTS, or the whole PPDU.
             self.on_air
                 .iter_mut()
                 .map(|a| {
-                    let on_air = match &a.ppdu {
-                        Some(p) => collided_airtime(bss, p),
-                        None => a.airtime,
-                    };
-                    a.airtime = on_air;
-                    on_air
+                    if let Some(p) = &a.ppdu {
+                        a.airtime = collided_airtime(bss, p);
+                    }
+                    a.airtime
                 })
                 .max()
                 .expect("someone transmits")
         } else {
             self.on_air[0].airtime
         };
-        self.events.schedule(now + busy, Event::ExchangeEnd);
+        Some(now + busy)
     }
 
-    pub(super) fn end_exchange(&mut self) {
-        let now = self.now;
+    /// The exchange on the air ends at `now`: each MPDU is received or not, each
+    /// transmitter's MAC learns the outcome, the recipients reorder what arrived, and
+    /// the channel and station counters in `metrics` are updated. What the transmit
+    /// paths dropped goes to `out.dropped`; the rest of what happened is returned.
+    pub fn end_exchange(
+        &mut self,
+        now: Instant,
+        scenario: &BssScenario,
+        nodes: &mut Nodes,
+        metrics: &mut Metrics,
+        record: bool,
+        out: &mut TxOutput,
+    ) -> ExchangeReport {
         let collision = self.collision;
-        let mut on_air = std::mem::take(&mut self.on_air);
-        let mut senders = std::mem::take(&mut self.senders);
-        senders.clear();
-        let span = on_air.iter().map(|a| a.airtime).max().unwrap_or_default();
-        let channel = &mut self.metrics.channel;
+        let mut report = std::mem::take(&mut self.spare);
+        let span = self
+            .on_air
+            .iter()
+            .map(|a| a.airtime)
+            .max()
+            .unwrap_or_default();
+        let channel = &mut metrics.channel;
         channel.exchanges += 1;
         if collision {
             channel.collisions += 1;
@@ -128,9 +249,10 @@ impl Simulation {
         } else {
             channel.busy += span;
         }
+        let mut on_air = std::mem::take(&mut self.on_air);
         for a in on_air.drain(..) {
             let Some(mut ppdu) = a.ppdu else {
-                self.metrics.channel.beacon += a.airtime;
+                metrics.channel.beacon += a.airtime;
                 continue;
             };
             let station = match (ppdu.src, ppdu.dst) {
@@ -138,11 +260,11 @@ impl Simulation {
                 (NodeId::Ap, NodeId::Ap) => unreachable!("the AP does not send to itself"),
             };
             let uplink = ppdu.src != NodeId::Ap;
-            let link = &self.scenario.stations[station.index()];
+            let link = &scenario.stations[station.index()];
             // With a channel, the SNR of the PPDU as it started decides each MPDU's error
             // probability by its length; without, the link's fixed probability.
             let snr_db = link.channel.as_ref().map(|channel| {
-                let bss = &self.scenario.bss;
+                let bss = &scenario.bss;
                 let start = Instant::from_nanos(now.as_nanos() - span.as_nanos());
                 channel.snr_db(&bss.radio, bss.band, &ppdu.rate, uplink, start)
             });
@@ -154,8 +276,17 @@ impl Simulation {
                 mpdu.ok = !collision && !self.error_rngs[station.index()].chance(error);
                 received += usize::from(mpdu.ok);
             }
-            self.real_on_air(&ppdu, now - a.airtime, snr_db);
-            let m = &mut self.metrics.stations[station.index()];
+            if record {
+                report.aired.push(AiredPpdu {
+                    started: now - a.airtime,
+                    rate: ppdu.rate,
+                    tid: ppdu.tid,
+                    aggregate: ppdu.aggregate,
+                    snr_db,
+                    mpdus: ppdu.mpdus.iter().filter(|m| m.ok).cloned().collect(),
+                });
+            }
+            let m = &mut metrics.stations[station.index()];
             let failures = (ppdu.mpdus.len() - received) as u64;
             let mpdus = ppdu.mpdus.len();
             let radio = if uplink {
@@ -178,51 +309,96 @@ impl Simulation {
             }
             let (node, dst) = (ppdu.src, ppdu.dst);
             let tid = ppdu.tid;
-            let outcome = tx_path(&mut self.ap, &mut self.stations, node).tx_done(
-                ppdu,
-                a.airtime,
-                now,
-                &mut self.out,
-            );
+            let outcome = nodes.tx_path(node).tx_done(ppdu, a.airtime, now, out);
             debug_assert_eq!(outcome.acked as usize, received, "the MAC's report");
             if outcome.resets_cw() {
                 self.medium.succeeded(a.edcaf);
             } else {
                 self.medium.failed(a.edcaf);
             }
-            self.receive_at_recipient(node, dst, tid);
-            self.drain_out();
+            self.receive_at_recipient(node, dst, tid, out, &mut report.delivered);
             // The AP charges the airtime of what it received (mac80211's
             // `ieee80211_sta_register_airtime`, called by ath9k's `ath_rx_count_airtime`
             // for frames that passed `ath9k_rx_skb_preprocess`, which drops those with
             // CRC errors): not a collided PPDU, nor one whose every MPDU was lost.
             if uplink && !collision && received > 0 {
-                let result = self.ap.register_rx_airtime(station, tid, a.airtime, now);
+                let result = nodes.ap.register_rx_airtime(station, tid, a.airtime, now);
                 debug_assert!(result.is_ok(), "stations are the AP's");
             }
-            senders.push(node);
+            report.senders.push(node);
         }
         self.on_air = on_air;
         self.medium.end(now, collision);
-        self.deliver_released();
-        // The senders top up their saturated sources (whose packets just left) and
-        // contend again for what they hold.
-        for &node in &senders {
-            self.refill(node);
-            self.update_access(node);
-        }
-        self.senders = senders;
+        report
     }
-}
 
-/// The transmit path of `node`.
-fn tx_path<'a>(
-    ap: &'a mut ApTx,
-    stations: &'a mut [StationTx],
-    node: NodeId,
-) -> &'a mut dyn TxPath {
-    match node {
-        NodeId::Ap => ap,
-        NodeId::Sta(s) => &mut stations[s.index()],
+    /// Takes back the buffers of a report the hosts have done with.
+    pub fn recycle(&mut self, mut report: ExchangeReport) {
+        report.senders.clear();
+        report.delivered.clear();
+        report.aired.clear();
+        self.spare = report;
+    }
+
+    /// Hands the recipient of an exchange what its originator reported in `out`
+    /// (MPDUs acknowledged and given up) and appends every packet its reordering buffer
+    /// lets go, in order, to `released`. A multi-TID A-MPDU (combined QoS aggregates,
+    /// [`airq::aggregate::qos_aggregate`]) is reordered per TID, as its Multi-STA
+    /// BlockAck acknowledges it (IEEE 802.11ax-2021 26.6.3): the TIDs that rode at its
+    /// head first, then the PPDU's own `tid`.
+    fn receive_at_recipient(
+        &mut self,
+        src: NodeId,
+        dst: NodeId,
+        tid: Tid,
+        out: &mut TxOutput,
+        released: &mut Vec<SimPacket>,
+    ) {
+        let recipient = match (src, dst) {
+            (NodeId::Ap, NodeId::Sta(s)) => &mut self.station_rx[s.index()],
+            (NodeId::Sta(s), NodeId::Ap) => &mut self.ap_rx[s.index()],
+            _ => unreachable!("every exchange is between the AP and a station"),
+        };
+        let multi_tid = out.acked.iter().any(|(_, p)| p.tid != tid)
+            || out.given_up.iter().any(|&(t, _)| t != tid);
+        if !multi_tid {
+            let buffer = recipient.tid(tid);
+            for (seq, packet) in out.acked.drain(..) {
+                buffer.receive(seq, packet);
+            }
+            for (_, seq) in out.given_up.drain(..) {
+                buffer.give_up(seq);
+            }
+            buffer.release(released);
+            return;
+        }
+        let mut tids: Vec<Tid> = Vec::new();
+        let others =
+            (out.acked.iter().map(|(_, p)| p.tid)).chain(out.given_up.iter().map(|&(t, _)| t));
+        for t in others {
+            if t != tid && !tids.contains(&t) {
+                tids.push(t);
+            }
+        }
+        tids.push(tid);
+        let mut acked = std::mem::take(&mut out.acked);
+        let mut given_up = std::mem::take(&mut out.given_up);
+        for t in tids {
+            let buffer = recipient.tid(t);
+            let (mine, rest): (Vec<_>, Vec<_>) = acked.drain(..).partition(|(_, p)| p.tid == t);
+            acked = rest;
+            for (seq, packet) in mine {
+                buffer.receive(seq, packet);
+            }
+            for &(_, seq) in given_up.iter().filter(|&&(gt, _)| gt == t) {
+                buffer.give_up(seq);
+            }
+            given_up.retain(|&(gt, _)| gt != t);
+            buffer.release(released);
+        }
+        debug_assert!(acked.is_empty() && given_up.is_empty());
+        // Keep the (now empty) buffers' capacity.
+        out.acked = acked;
+        out.given_up = given_up;
     }
 }

@@ -12,11 +12,12 @@
 //! wired link to the server; a packet between two stations is relayed by the AP. The
 //! real bytes ride in [`Payload::Real`], so a packet the model drops is freed with it.
 
+use super::air::AiredPpdu;
+use super::hosts::{FlowState, Hosts};
 use super::Simulation;
 use crate::ap::ApConfig;
 use crate::apps::traffic::Direction;
 use crate::bss::{BssScenario, SimError};
-use crate::mac::frame::Ppdu;
 use crate::net::dscp::tid_for_dscp;
 use crate::net::flow_hash::flow_hash;
 use crate::net::header_bytes::ipv4_header_bytes;
@@ -87,6 +88,59 @@ pub(super) struct AirLog {
     frames: Vec<AirFrame>,
     /// A-MPDUs that carried a real packet so far.
     ampdus: u32,
+}
+
+impl AirLog {
+    /// Records what of `aired`, whose exchange has just ended at `now`, its recipient
+    /// received without error: a real packet with its bytes, a simulated one with the
+    /// headers it would have had.
+    pub(super) fn record(&mut self, aired: &AiredPpdu, flows: &[FlowState], now: Instant) {
+        let mut ampdu = None;
+        for mpdu in &aired.mpdus {
+            let p = &mpdu.packet;
+            let bytes = match &p.payload {
+                Payload::Real(real) => real.bytes.clone(),
+                _ => {
+                    let spec = &flows[p.flow.0 as usize].spec;
+                    // Whether it comes from the flow's station (to the server or,
+                    // relayed, to the peer) rather than towards it.
+                    let from_station = match spec.peer() {
+                        Some(peer) => {
+                            (p.uplink && p.station == spec.station)
+                                || (!p.uplink && p.station == peer)
+                        }
+                        None => p.uplink,
+                    };
+                    let tuple = super::hosts::five_tuple(spec, p.flow.0, 0, from_station);
+                    let ds_field = spec.dscp.to_ds_field(ecn_bits(p.ecn));
+                    // An echo request leaves the pinging end: the server for a downlink
+                    // ping, else the flow's station.
+                    let pinged_by_server =
+                        spec.direction == Direction::Downlink && spec.peer().is_none();
+                    let icmp_request = from_station != pinged_by_server;
+                    ipv4_header_bytes(&tuple, p.len_bytes, ds_field, icmp_request)
+                }
+            };
+            if aired.aggregate && ampdu.is_none() {
+                ampdu = Some(self.ampdus);
+                self.ampdus += 1;
+            }
+            self.frames.push(AirFrame {
+                at: now,
+                started: aired.started,
+                station: p.station,
+                uplink: p.uplink,
+                rate: aired.rate,
+                tid: aired.tid,
+                seq: mpdu.seq,
+                retry: mpdu.retries > 0,
+                ampdu,
+                snr_db: aired.snr_db.map(|s| s.round() as i16),
+                bytes,
+                len_bytes: p.len_bytes,
+            });
+        }
+    }
 }
 
 /// The two ECN bits of the IP header (RFC 3168 §5).
@@ -167,7 +221,7 @@ impl Simulation {
         }
         for host in [from, to] {
             if let Host::Station(s) = host {
-                if s.index() >= self.stations.len() {
+                if s.index() >= self.nodes.stations.len() {
                     return Err(InjectError::UnknownStation(s));
                 }
             }
@@ -178,13 +232,13 @@ impl Simulation {
             (Host::Station(a), Host::Station(b)) if a != b => (a, true, Some(b)),
             _ => return Err(InjectError::NotThroughTheBss { from, to }),
         };
-        match self.flows.get(flow.0 as usize) {
+        match self.hosts.flows.get(flow.0 as usize) {
             Some(f) if f.spec.saturated_backlog().is_none() => {}
             _ => return Err(InjectError::BadFlow(flow)),
         }
         self.run_until(at);
-        let id = self.next_packet_id;
-        self.next_packet_id += 1;
+        let id = self.hosts.next_packet_id;
+        self.hosts.next_packet_id += 1;
         let packet = SimPacket {
             id,
             flow,
@@ -202,7 +256,7 @@ impl Simulation {
             } else {
                 tid_for_dscp(fields.dscp)
             },
-            flow_hash: flow_hash(&fields.tuple, self.hash_perturbation),
+            flow_hash: flow_hash(&fields.tuple, self.hosts.hash_perturbation),
             ecn: fields.ecn,
             created: at,
             enqueue_time: at,
@@ -212,12 +266,10 @@ impl Simulation {
             })),
             airtime_est_us: 0,
         };
-        self.send(packet);
+        self.host_send(packet);
         // What `step` does after each event: the AP, the medium and the stall watch
         // learn of the change.
-        self.schedule_ap_wake();
-        self.schedule_contention();
-        self.watch_idle();
+        self.after_event();
         Ok(())
     }
 
@@ -234,67 +286,15 @@ impl Simulation {
         }
     }
 
-    /// `ppdu`'s exchange, which started at `started`, has just ended: its MPDUs
-    /// received without error are recorded if [`Simulation::record_air`] was asked for,
-    /// a real packet with its bytes, a simulated one with the headers it would have had.
-    pub(super) fn real_on_air(&mut self, ppdu: &Ppdu, started: Instant, snr_db: Option<f64>) {
-        let Some(log) = &mut self.air_log else {
-            return;
-        };
-        let mut ampdu = None;
-        for mpdu in ppdu.mpdus.iter().filter(|m| m.ok) {
-            let p = &mpdu.packet;
-            let bytes = match &p.payload {
-                Payload::Real(real) => real.bytes.clone(),
-                _ => {
-                    let spec = &self.flows[p.flow.0 as usize].spec;
-                    // Whether it comes from the flow's station (to the server or,
-                    // relayed, to the peer) rather than towards it.
-                    let from_station = match spec.peer() {
-                        Some(peer) => {
-                            (p.uplink && p.station == spec.station)
-                                || (!p.uplink && p.station == peer)
-                        }
-                        None => p.uplink,
-                    };
-                    let tuple = super::hosts::five_tuple(spec, p.flow.0, 0, from_station);
-                    let ds_field = spec.dscp.to_ds_field(ecn_bits(p.ecn));
-                    // An echo request leaves the pinging end: the server for a downlink
-                    // ping, else the flow's station.
-                    let pinged_by_server =
-                        spec.direction == Direction::Downlink && spec.peer().is_none();
-                    let icmp_request = from_station != pinged_by_server;
-                    ipv4_header_bytes(&tuple, p.len_bytes, ds_field, icmp_request)
-                }
-            };
-            if ppdu.aggregate && ampdu.is_none() {
-                ampdu = Some(log.ampdus);
-                log.ampdus += 1;
-            }
-            log.frames.push(AirFrame {
-                at: self.now,
-                started,
-                station: p.station,
-                uplink: p.uplink,
-                rate: ppdu.rate,
-                tid: ppdu.tid,
-                seq: mpdu.seq,
-                retry: mpdu.retries > 0,
-                ampdu,
-                snr_db: snr_db.map(|s| s.round() as i16),
-                bytes,
-                len_bytes: p.len_bytes,
-            });
-        }
-    }
-
     /// Moves the real packets delivered so far into `out`, in delivery order.
     pub fn take_delivered(&mut self, out: &mut Vec<Delivered>) {
-        out.append(&mut self.real_out);
+        out.append(&mut self.hosts.real_out);
     }
+}
 
+impl Hosts {
     /// A real packet reached its host: keep it for [`Simulation::take_delivered`].
-    pub(super) fn real_delivered(&mut self, packet: SimPacket) {
+    pub(super) fn real_delivered(&mut self, packet: SimPacket, now: Instant) {
         let to = if packet.uplink {
             Host::Server
         } else {
@@ -307,7 +307,7 @@ impl Simulation {
             mark_ce(&mut real.bytes);
         }
         self.real_out.push(Delivered {
-            at: self.now,
+            at: now,
             sent: packet.created,
             to,
             flow: packet.flow,

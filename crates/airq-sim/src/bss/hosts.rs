@@ -1,18 +1,25 @@
-//! The hosts' side of the loop: the flows' applications making packets at the server and
-//! the stations, the wired link, the AP relaying packets from one station to another,
-//! and what arrives at a packet's destination.
+//! The hosts: the flows' applications making packets at the server and the stations,
+//! the wired link between the server and the AP, the AP's relaying of packets from one
+//! station to another, and what arrives at a packet's destination. The hosts take the
+//! time, the timers and the counters from the event loop ([`Cx`]) and hand the packets
+//! they send into the BSS back to it as values ([`Hosts::next_transmit`]); they never
+//! call a transmit path or the medium.
 
+use super::external::Delivered;
 use super::http::HttpState;
 use super::tcp_flows::Connection;
-use super::{Event, Simulation};
+use super::Event;
 use crate::apps::traffic::{App, Direction, FlowSpec, UDP_IP_HEADER_BYTES};
 use crate::apps::voip_stats::VoipStats;
+use crate::engine::event::EventQueue;
 use crate::mac::txpath::DropCause;
-use crate::metrics::RttSample;
+use crate::metrics::{Metrics, RttSample};
 use crate::net::flow_hash::{flow_hash, FiveTuple, PROTO_ICMP, PROTO_TCP, PROTO_UDP};
 use crate::net::packet::{FlowIndex, NodeId, Payload, SimPacket};
-use crate::net::wired::{TOWARDS_AP, TOWARDS_SERVER};
+use crate::net::wired::{WireDirection, WiredLink, TOWARDS_AP, TOWARDS_SERVER};
+use crate::transport::tcp::{Outgoing, Segment};
 use airq::{Ecn, Instant, StationId, Tid};
+use std::collections::VecDeque;
 
 /// The server's IPv4 address (10.0.0.1); station `i` is 10.0.1.(i + 1) and so on.
 const SERVER_ADDRESS: u32 = 0x0a00_0001;
@@ -93,17 +100,70 @@ impl FlowState {
     }
 }
 
-impl Simulation {
-    /// Hands a packet to the transmit path of its sender, `node`; drops go to
-    /// `self.out`.
-    pub(super) fn enqueue_at(&mut self, node: NodeId, packet: SimPacket) {
-        match node {
-            NodeId::Ap => {
-                let result = self.ap.enqueue(packet, self.now, &mut self.out);
-                debug_assert!(result.is_ok(), "flows are checked against the stations");
+/// What a host handler gets from the event loop: the time, the timers, the counters.
+pub(super) struct Cx<'a> {
+    pub now: Instant,
+    pub events: &'a mut EventQueue<Event, 2>,
+    pub metrics: &'a mut Metrics,
+}
+
+/// The server, the stations' hosts and the wired link.
+pub(super) struct Hosts {
+    pub flows: Vec<FlowState>,
+    /// Saturated flows by sending node.
+    saturated_by_node: Vec<Vec<u32>>,
+    /// Per node, the flow its next top-up starts with.
+    refill_cursor: Vec<usize>,
+    /// The wired link: towards the AP, towards the server.
+    wire: [WireDirection; 2],
+    wired: WiredLink,
+    pub(super) next_packet_id: u64,
+    /// Seed of the 5-tuple hashes, as Linux draws one at boot.
+    pub(super) hash_perturbation: u32,
+    /// Scratch buffer of TCP segments an endpoint sends.
+    pub(super) tcp_out: Vec<Outgoing>,
+    /// Boxes of TCP segments that have arrived, for the next segments sent (a run sends
+    /// millions; this spares the allocator). The boxes themselves are what is kept.
+    #[allow(clippy::vec_box)]
+    pub(super) spare_segments: Vec<Box<Segment>>,
+    /// Real packets delivered to their host, for the emulator to take.
+    pub(super) real_out: Vec<Delivered>,
+    /// Packets sent into the BSS, each with the node whose transmit path takes it, in
+    /// the order they were sent.
+    transmits: VecDeque<(NodeId, SimPacket)>,
+}
+
+impl Hosts {
+    pub fn new(
+        flows: Vec<FlowState>,
+        nodes: usize,
+        wired: WiredLink,
+        hash_perturbation: u32,
+    ) -> Hosts {
+        let mut saturated_by_node = vec![Vec::new(); nodes];
+        for (i, f) in flows.iter().enumerate() {
+            if f.spec.saturated_backlog().is_some() {
+                saturated_by_node[f.sender().index()].push(i as u32);
             }
-            NodeId::Sta(s) => self.stations[s.index()].enqueue(packet, self.now, &mut self.out),
         }
+        Hosts {
+            flows,
+            refill_cursor: vec![0; saturated_by_node.len()],
+            saturated_by_node,
+            wire: Default::default(),
+            wired,
+            next_packet_id: 0,
+            hash_perturbation,
+            tcp_out: Vec::new(),
+            spare_segments: Vec::new(),
+            real_out: Vec::new(),
+            transmits: VecDeque::new(),
+        }
+    }
+
+    /// The oldest packet sent into the BSS and not yet handed to its node.
+    pub fn next_transmit(&mut self) -> Option<(NodeId, SimPacket)> {
+        self.transmits.pop_front()
     }
 
     /// A packet of connection `conn` of `flow` (0 but for web flows), `reverse` if it
@@ -115,6 +175,7 @@ impl Simulation {
         reverse: bool,
         len_bytes: u32,
         payload: Payload,
+        now: Instant,
     ) -> SimPacket {
         let f = &mut self.flows[flow as usize];
         let id = self.next_packet_id;
@@ -139,8 +200,8 @@ impl Simulation {
             tid: f.tid,
             flow_hash: hash,
             ecn: Ecn::NotEct,
-            created: self.now,
-            enqueue_time: self.now,
+            created: now,
+            enqueue_time: now,
             payload,
             airtime_est_us: 0,
         }
@@ -148,128 +209,119 @@ impl Simulation {
 
     /// Sends a packet from the host at its source: a station queues an uplink packet,
     /// the server serialises a downlink one onto the wired link towards the AP.
-    pub(super) fn send(&mut self, packet: SimPacket) {
+    pub(super) fn send(&mut self, packet: SimPacket, cx: &mut Cx) {
         if packet.uplink {
-            self.transmit_from(NodeId::Sta(packet.station), packet);
+            self.transmits
+                .push_back((NodeId::Sta(packet.station), packet));
         } else {
-            self.wire_send(TOWARDS_AP, packet);
+            self.wire_send(TOWARDS_AP, packet, cx);
         }
     }
 
-    /// Hands a packet to `node`'s transmit path, accounts its drops and lets `node`
-    /// contend for the medium.
-    pub(super) fn transmit_from(&mut self, node: NodeId, packet: SimPacket) {
-        self.enqueue_at(node, packet);
-        self.drain_out();
-        self.update_access(node);
-    }
-
-    fn wire_send(&mut self, dir: usize, packet: SimPacket) {
-        let link = self.scenario.wired;
-        match self.wire[dir].send(&link, self.now, packet) {
-            Ok(Some(t)) => self
-                .events
-                .schedule_in_lane(dir, t, Event::WireArrival(dir)),
+    fn wire_send(&mut self, dir: usize, packet: SimPacket, cx: &mut Cx) {
+        match self.wire[dir].send(&self.wired, cx.now, packet) {
+            Ok(Some(t)) => cx.events.schedule_in_lane(dir, t, Event::WireArrival(dir)),
             Ok(None) => {}
             Err(dropped) => {
-                self.metrics.stations[dropped.station.index()].drops
+                cx.metrics.stations[dropped.station.index()].drops
                     [DropCause::WireQueue as usize] += 1;
             }
         }
     }
 
+    /// The packet at the head of the wired link's direction `dir` arrives: at the
+    /// server, or at the AP, which transmits it.
+    pub(super) fn wire_arrival(&mut self, dir: usize, cx: &mut Cx) {
+        let (packet, next) = self.wire[dir].arrive();
+        if let Some(t) = next {
+            cx.events.schedule_in_lane(dir, t, Event::WireArrival(dir));
+        }
+        if dir == TOWARDS_SERVER {
+            self.receive(packet, cx);
+        } else {
+            self.transmits.push_back((NodeId::Ap, packet));
+        }
+    }
+
     /// The next packet of a periodic flow (CBR UDP, ping), and the timer for the one
     /// after.
-    pub(super) fn periodic(&mut self, flow: u32) {
+    pub(super) fn periodic(&mut self, flow: u32, cx: &mut Cx) {
+        let now = cx.now;
         let spec = &self.flows[flow as usize].spec;
-        if !spec.active_at(self.now) {
+        if !spec.active_at(now) {
             return;
         }
         let interval = spec.interval().expect("a periodic flow has an interval");
         let len = spec
             .packet_bytes()
             .expect("a periodic flow's packets have a size");
-        self.events
-            .schedule(self.now + interval, Event::Periodic(flow));
+        cx.events.schedule(now + interval, Event::Periodic(flow));
         let f = &mut self.flows[flow as usize];
         let seq = f.next_seq;
         f.next_seq += 1;
         let payload = match f.spec.app {
             App::Udp { .. } => Payload::Udp,
             App::Ping { .. } => {
-                self.metrics.flows[flow as usize]
+                cx.metrics.flows[flow as usize]
                     .echo_requests
-                    .push(self.now - Instant::ZERO);
+                    .push(now - Instant::ZERO);
                 Payload::Echo {
                     seq,
                     reply: false,
-                    sent: self.now,
+                    sent: now,
                 }
             }
             App::Tcp { .. } | App::Http { .. } => unreachable!("TCP flows are not periodic"),
             App::Voip { .. } => {
                 let stats = f.voip.as_mut().expect("a VoIP flow has statistics");
-                let recorded = stats.record_sent(u64::from(seq), self.now);
+                let recorded = stats.record_sent(u64::from(seq), now);
                 debug_assert!(recorded.is_ok(), "sequence numbers are new");
                 Payload::Voip {
                     seq: u64::from(seq),
                 }
             }
         };
-        let packet = self.make_packet(flow, 0, false, len, payload);
-        self.send(packet);
+        let packet = self.make_packet(flow, 0, false, len, payload, now);
+        self.send(packet, cx);
     }
 
-    /// Tops up the saturated flows sent by `node`, one packet per flow in turn (from a
-    /// rotating first flow), as senders offering the same rate would fill a shared
-    /// queue. The first drop ends the top-up: the queue is full, and the next departure
-    /// will make room again — so a full queue costs one drop per departure, not a churn.
-    pub(super) fn refill(&mut self, node: NodeId) {
+    /// Where the next top-up of `node`'s saturated flows starts, and how many there
+    /// are: the caller asks [`Hosts::saturated_packet`] of each in turn from there
+    /// (see `Simulation::refill`). `None` if `node` sends none.
+    pub(super) fn refill_start(&mut self, node: NodeId) -> Option<(usize, usize)> {
         let n = self.saturated_by_node[node.index()].len();
         if n == 0 {
-            return;
+            return None;
         }
         let start = self.refill_cursor[node.index()] % n;
         self.refill_cursor[node.index()] = start + 1;
-        loop {
-            let mut added = false;
-            for k in 0..n {
-                let f = self.saturated_by_node[node.index()][(start + k) % n];
-                let state = &self.flows[f as usize];
-                let Some(backlog_packets) = state.spec.saturated_backlog() else {
-                    continue;
-                };
-                if state.queued >= backlog_packets || !state.spec.active_at(self.now) {
-                    continue;
-                }
-                let len = state.spec.packet_bytes().expect("a UDP flow");
-                let packet = self.make_packet(f, 0, false, len, Payload::Udp);
-                self.flows[f as usize].queued += 1;
-                added = true;
-                self.enqueue_at(node, packet);
-                if !self.out.dropped.is_empty() {
-                    self.drain_out();
-                    return;
-                }
-            }
-            if !added {
-                return;
-            }
-        }
+        Some((start, n))
     }
 
-    /// Accounts the packets a transmit path handed out in `self.out`.
-    pub(super) fn drain_out(&mut self) {
-        let mut out = std::mem::take(&mut self.out);
-        debug_assert!(
-            out.acked.is_empty() && out.given_up.is_empty(),
-            "recipient first"
-        );
-        for (packet, cause) in out.dropped.drain(..) {
-            self.left_sender(&packet);
-            self.metrics.stations[packet.station.index()].drops[cause as usize] += 1;
+    /// The next packet of `node`'s `k`th saturated flow, if it is active and its
+    /// backlog at the sender is not full.
+    pub(super) fn saturated_packet(
+        &mut self,
+        node: NodeId,
+        k: usize,
+        now: Instant,
+    ) -> Option<SimPacket> {
+        let f = self.saturated_by_node[node.index()][k];
+        let state = &self.flows[f as usize];
+        let backlog_packets = state.spec.saturated_backlog()?;
+        if state.queued >= backlog_packets || !state.spec.active_at(now) {
+            return None;
         }
-        self.out = out;
+        let len = state.spec.packet_bytes().expect("a UDP flow");
+        let packet = self.make_packet(f, 0, false, len, Payload::Udp, now);
+        self.flows[f as usize].queued += 1;
+        Some(packet)
+    }
+
+    /// A transmit path dropped `packet` for `cause`.
+    pub(super) fn dropped(&mut self, packet: &SimPacket, cause: DropCause, metrics: &mut Metrics) {
+        self.left_sender(packet);
+        metrics.stations[packet.station.index()].drops[cause as usize] += 1;
     }
 
     fn left_sender(&mut self, packet: &SimPacket) {
@@ -279,90 +331,23 @@ impl Simulation {
         }
     }
 
-    /// Hands the recipient of an exchange what its originator reported (MPDUs
-    /// acknowledged and given up) and keeps every packet its reordering buffer lets go,
-    /// in order, for [`Self::deliver_released`]. A multi-TID A-MPDU (combined QoS
-    /// aggregates, [`airq::aggregate::qos_aggregate`]) is reordered per TID, as its Multi-STA
-    /// BlockAck acknowledges it (IEEE 802.11ax-2021 26.6.3): the TIDs that rode at its
-    /// head first, then the PPDU's own `tid`.
-    pub(super) fn receive_at_recipient(&mut self, src: NodeId, dst: NodeId, tid: Tid) {
-        let recipient = match (src, dst) {
-            (NodeId::Ap, NodeId::Sta(s)) => &mut self.station_rx[s.index()],
-            (NodeId::Sta(s), NodeId::Ap) => &mut self.ap_rx[s.index()],
-            _ => unreachable!("every exchange is between the AP and a station"),
-        };
-        let out = &mut self.out;
-        let multi_tid = out.acked.iter().any(|(_, p)| p.tid != tid)
-            || out.given_up.iter().any(|&(t, _)| t != tid);
-        if !multi_tid {
-            let buffer = recipient.tid(tid);
-            for (seq, packet) in out.acked.drain(..) {
-                buffer.receive(seq, packet);
-            }
-            for (_, seq) in out.given_up.drain(..) {
-                buffer.give_up(seq);
-            }
-            buffer.release(&mut self.released);
-            return;
-        }
-        let mut tids: Vec<Tid> = Vec::new();
-        let others =
-            (out.acked.iter().map(|(_, p)| p.tid)).chain(out.given_up.iter().map(|&(t, _)| t));
-        for t in others {
-            if t != tid && !tids.contains(&t) {
-                tids.push(t);
-            }
-        }
-        tids.push(tid);
-        let mut acked = std::mem::take(&mut out.acked);
-        let mut given_up = std::mem::take(&mut out.given_up);
-        for t in tids {
-            let buffer = recipient.tid(t);
-            let (mine, rest): (Vec<_>, Vec<_>) = acked.drain(..).partition(|(_, p)| p.tid == t);
-            acked = rest;
-            for (seq, packet) in mine {
-                buffer.receive(seq, packet);
-            }
-            for &(_, seq) in given_up.iter().filter(|&&(gt, _)| gt == t) {
-                buffer.give_up(seq);
-            }
-            given_up.retain(|&(gt, _)| gt != t);
-            buffer.release(&mut self.released);
-        }
-        debug_assert!(acked.is_empty() && given_up.is_empty());
-        // Keep the (now empty) buffers' capacity.
-        out.acked = acked;
-        out.given_up = given_up;
-    }
-
-    /// Hands the hosts the packets the exchange that just ended delivered, once the MAC
-    /// has done with it: their reactions (a relay, a TCP ACK, a reply) are new frames
-    /// for a medium that is idle again.
-    pub(super) fn deliver_released(&mut self) {
-        let mut released = std::mem::take(&mut self.released);
-        for packet in released.drain(..) {
-            self.delivered(packet);
-        }
-        self.released = released;
-    }
-
     /// A packet received by the radio at the end of its wireless hop: a station's packet
     /// has arrived; an uplink one goes on over the wired link to the server, or back
     /// down to the station it is relayed to.
-    fn delivered(&mut self, mut packet: SimPacket) {
+    pub(super) fn delivered(&mut self, mut packet: SimPacket, cx: &mut Cx) {
         self.left_sender(&packet);
-        let m = &mut self.metrics.stations[packet.station.index()];
+        let m = &mut cx.metrics.stations[packet.station.index()];
         if packet.uplink {
             m.rx_bytes_up += u64::from(packet.len_bytes);
             m.rx_packets_up += 1;
             match packet.relay_to.take() {
-                Some(peer) => self.relay(packet, peer),
-                None => self.wire_send(TOWARDS_SERVER, packet),
+                Some(peer) => self.relay(packet, peer, cx),
+                None => self.wire_send(TOWARDS_SERVER, packet, cx),
             }
         } else {
             m.rx_bytes_down += u64::from(packet.len_bytes);
             m.rx_packets_down += 1;
-            self.receive(packet);
+            self.receive(packet, cx);
         }
     }
 
@@ -372,32 +357,23 @@ impl Simulation {
     /// any downlink packet, keeping the TID it was received with. The uplink hop's
     /// delay counts as the source station's, as the server's reception does for an
     /// uplink packet.
-    fn relay(&mut self, mut packet: SimPacket, peer: StationId) {
-        self.record_delay(&packet);
+    fn relay(&mut self, mut packet: SimPacket, peer: StationId, cx: &mut Cx) {
+        record_delay(&packet, cx);
         packet.station = peer;
         packet.uplink = false;
-        self.transmit_from(NodeId::Ap, packet);
-    }
-
-    /// Counts the one-way delay of `packet`, from its creation until now, for its
-    /// station.
-    fn record_delay(&mut self, packet: &SimPacket) {
-        let delay = self.now - packet.created;
-        let m = &mut self.metrics.stations[packet.station.index()];
-        m.delay_sum += delay;
-        m.delay_max = m.delay_max.max(delay);
+        self.transmits.push_back((NodeId::Ap, packet));
     }
 
     /// A packet reaches the host it was sent to (the server or a station).
-    pub(super) fn receive(&mut self, packet: SimPacket) {
-        let now = self.now;
-        self.record_delay(&packet);
+    pub(super) fn receive(&mut self, packet: SimPacket, cx: &mut Cx) {
+        let now = cx.now;
+        record_delay(&packet, cx);
         let flow = packet.flow.0;
-        let fm = &mut self.metrics.flows[flow as usize];
+        let fm = &mut cx.metrics.flows[flow as usize];
         match &packet.payload {
             Payload::Tcp { conn, segment } => {
                 let (conn, segment) = (*conn, **segment);
-                self.tcp_receive(&packet, conn, &segment);
+                self.tcp_receive(&packet, conn, &segment, cx);
                 if let Payload::Tcp { segment, .. } = packet.payload {
                     self.spare_segments.push(segment);
                 }
@@ -422,8 +398,9 @@ impl Simulation {
                         reply: true,
                         sent,
                     },
+                    now,
                 );
-                self.send(reply);
+                self.send(reply, cx);
             }
             &Payload::Voip { seq } => {
                 fm.rx_bytes += u64::from(packet.len_bytes - UDP_IP_HEADER_BYTES);
@@ -438,7 +415,7 @@ impl Simulation {
             Payload::Real(real) => {
                 fm.rx_bytes += u64::from(real.payload_bytes);
                 fm.rx_packets += 1;
-                self.real_delivered(packet);
+                self.real_delivered(packet, now);
             }
             &Payload::Echo {
                 reply: true, sent, ..
@@ -451,6 +428,14 @@ impl Simulation {
             }
         }
     }
+}
+
+/// Counts the one-way delay of `packet`, from its creation until now, for its station.
+fn record_delay(packet: &SimPacket, cx: &mut Cx) {
+    let delay = cx.now - packet.created;
+    let m = &mut cx.metrics.stations[packet.station.index()];
+    m.delay_sum += delay;
+    m.delay_max = m.delay_max.max(delay);
 }
 
 #[cfg(test)]

@@ -5,8 +5,9 @@
 //! connection (or request, on kept-alive connections) to the last object's last byte.
 //! After a think time the next page starts.
 
+use super::hosts::{Cx, Hosts};
 use super::tcp_flows::Side;
-use super::{Event, Simulation};
+use super::Event;
 use crate::apps::traffic::{App, WebPage};
 use crate::transport::tcp::{Outgoing, TcpState};
 use airq::Instant;
@@ -50,34 +51,34 @@ impl HttpState {
     }
 }
 
-impl Simulation {
+impl Hosts {
     /// Starts the next page load of `flow`: the document on the first connection.
-    pub(super) fn http_start_page(&mut self, flow: u32) {
+    pub(super) fn http_start_page(&mut self, flow: u32, cx: &mut Cx) {
         let f = &mut self.flows[flow as usize];
-        if !f.spec.active_at(self.now) {
+        if !f.spec.active_at(cx.now) {
             return;
         }
         let http = &mut f.http;
         let keep_alive = http.page.keep_alive;
-        http.page_start = self.now;
+        http.page_start = cx.now;
         http.next_object = 0;
         http.done = 0;
         if !keep_alive {
             http.slots.clear();
         }
         if self.flows[flow as usize].http.slots.is_empty() {
-            self.http_add_slot(flow);
+            self.http_add_slot(flow, cx);
         } else {
             let conn = self.flows[flow as usize].http.slots[0].conn;
             let mut out = std::mem::take(&mut self.tcp_out);
-            self.http_request(flow, 0, &mut out);
-            self.tcp_emit(flow, conn, Side::Station, &mut out);
+            self.http_request(flow, 0, &mut out, cx);
+            self.tcp_emit(flow, conn, Side::Station, &mut out, cx);
             self.tcp_out = out;
         }
     }
 
-    fn http_add_slot(&mut self, flow: u32) {
-        let conn = self.tcp_open(flow);
+    fn http_add_slot(&mut self, flow: u32, cx: &mut Cx) {
+        let conn = self.tcp_open(flow, cx);
         self.flows[flow as usize].http.slots.push(Slot {
             conn,
             busy: None,
@@ -89,8 +90,8 @@ impl Simulation {
 
     /// Writes the next request on slot `slot` if it is idle, established and the page
     /// has an object for it (the document goes alone).
-    fn http_request(&mut self, flow: u32, slot: usize, out: &mut Vec<Outgoing>) {
-        let now = self.now;
+    fn http_request(&mut self, flow: u32, slot: usize, out: &mut Vec<Outgoing>, cx: &mut Cx) {
+        let now = cx.now;
         let f = &mut self.flows[flow as usize];
         let http = &mut f.http;
         let page = &http.page;
@@ -117,8 +118,9 @@ impl Simulation {
         conn: u32,
         side: Side,
         out: &mut Vec<Outgoing>,
+        cx: &mut Cx,
     ) {
-        let now = self.now;
+        let now = cx.now;
         let f = &mut self.flows[flow as usize];
         let Some(slot) = f.http.slots.iter().position(|s| s.conn == conn) else {
             // A connection of an earlier page, closing.
@@ -150,7 +152,7 @@ impl Simulation {
                     let objects = page.objects.len();
                     let connections = usize::from(page.connections);
                     if f.http.done == objects {
-                        self.http_page_done(flow);
+                        self.http_page_done(flow, cx);
                         return;
                     }
                     if f.http.done == 1 {
@@ -161,26 +163,26 @@ impl Simulation {
                         for other in (0..kept).filter(|&k| k != slot) {
                             let conn = self.flows[flow as usize].http.slots[other].conn;
                             let mut own = Vec::new();
-                            self.http_request(flow, other, &mut own);
-                            self.tcp_emit(flow, conn, Side::Station, &mut own);
+                            self.http_request(flow, other, &mut own, cx);
+                            self.tcp_emit(flow, conn, Side::Station, &mut own, cx);
                         }
                         while self.flows[flow as usize].http.slots.len() < wanted {
-                            self.http_add_slot(flow);
+                            self.http_add_slot(flow, cx);
                         }
                     }
                 }
-                self.http_request(flow, slot, out);
+                self.http_request(flow, slot, out, cx);
             }
         }
     }
 
-    fn http_page_done(&mut self, flow: u32) {
-        let now = self.now;
+    fn http_page_done(&mut self, flow: u32, cx: &mut Cx) {
+        let now = cx.now;
         let http = &self.flows[flow as usize].http;
         let (keep_alive, think_time) = (http.page.keep_alive, http.page.think_time);
         let limit = http.page.pages;
         let load_time = now - http.page_start;
-        let loads = &mut self.metrics.flows[flow as usize].page_loads;
+        let loads = &mut cx.metrics.flows[flow as usize].page_loads;
         loads.push(load_time);
         let more = limit.is_none_or(|n| (loads.len() as u64) < u64::from(n));
         if !keep_alive {
@@ -189,12 +191,11 @@ impl Simulation {
                 let c = &mut self.flows[flow as usize].conns[s.conn as usize];
                 let mut own = Vec::new();
                 c.ends[Side::Station as usize].close(now, &mut own);
-                self.tcp_emit(flow, s.conn, Side::Station, &mut own);
+                self.tcp_emit(flow, s.conn, Side::Station, &mut own, cx);
             }
         }
         if more {
-            self.events
-                .schedule(now + think_time, Event::Periodic(flow));
+            cx.events.schedule(now + think_time, Event::Periodic(flow));
         }
     }
 }

@@ -2,28 +2,32 @@
 //! server, the AP's transmit path, the stations' FIFOs, and the medium their EDCA
 //! functions contend for. Integer nanoseconds throughout; one root seed.
 
-use crate::ap::{ApConfig, ApConfigError, ApTx};
+use crate::ap::{ApConfig, ApTx};
+use air::Air;
+pub use error::SimError;
 pub use external::{AirFrame, Delivered, Host, InjectError};
-use hosts::FlowState;
+use hosts::{FlowState, Hosts};
 use http::HttpState;
+use nodes::Nodes;
 use tcp_flows::Side;
 
 mod air;
+mod dispatch;
+mod error;
 mod external;
 mod hosts;
 mod http;
+mod nodes;
 mod tcp_flows;
 use crate::apps::traffic::{App, Direction, FlowSpec, Load};
 use crate::apps::voip_stats::{VoipStats, DELIVERY_DUE};
 use crate::engine::event::EventQueue;
-use crate::engine::rng::{RngRoot, RngStream};
+use crate::engine::rng::RngRoot;
 use crate::mac::edca::{EdcaAcParams, EdcaParams};
-use crate::mac::frame::Ppdu;
 use crate::mac::link::{BssConfig, StationLink};
-use crate::mac::medium::{Access, EdcafId, Medium};
+use crate::mac::medium::{Access, Medium};
 use crate::mac::rate_control::groups::UnsupportedRate;
 use crate::mac::rate_control::{RateControl, RateControlConfig};
-use crate::mac::reorder::Recipient;
 use crate::mac::timing::ack_duration;
 use crate::mac::txpath::TxOutput;
 use crate::metrics::starvation::StarvationWatch;
@@ -32,11 +36,8 @@ use crate::metrics::{
 };
 use crate::net::dscp::tid_for_dscp;
 use crate::net::packet::NodeId;
-use crate::net::packet::SimPacket;
 pub use crate::net::wired::WiredLink;
-use crate::net::wired::{WireDirection, TOWARDS_SERVER};
 use crate::station::{StationTx, STATION_QUEUE_PACKETS};
-use crate::transport::tcp::{Outgoing, Segment, TcpConfigError};
 use airq::{Ac, Duration, Instant, StationId, Tid};
 
 /// The default stall threshold: 100 ms of an idle medium while the AP holds frames no
@@ -119,61 +120,6 @@ enum Event {
     MeasureFrom,
 }
 
-/// What is on the air during an exchange.
-struct OnAir {
-    edcaf: EdcafId,
-    /// `None` for a beacon.
-    ppdu: Option<Ppdu>,
-    /// The exchange's airtime for this transmitter.
-    airtime: Duration,
-}
-
-/// A scenario the simulator cannot run.
-#[derive(Clone, Debug, PartialEq)]
-pub enum SimError {
-    Ap(ApConfigError),
-    /// A flow names a station the BSS does not have.
-    UnknownStation {
-        flow: usize,
-        station: StationId,
-        stations: usize,
-    },
-    /// A CBR flow with a zero rate, or a ping with a zero interval.
-    ZeroRate {
-        flow: usize,
-    },
-    /// A station-to-station ping names a peer the BSS does not have.
-    UnknownPeer {
-        flow: usize,
-        peer: StationId,
-        stations: usize,
-    },
-    /// A station-to-station ping names its own station as the peer.
-    PeerIsItself {
-        flow: usize,
-        station: StationId,
-    },
-    /// A station-to-station ping that is not [`Direction::Uplink`]: its station sends
-    /// the requests.
-    PeerPingNotUplink {
-        flow: usize,
-    },
-    /// A TCP flow's configuration is out of range.
-    Tcp {
-        flow: usize,
-        error: TcpConfigError,
-    },
-    /// A web page without objects, with an empty object or without connections.
-    BadPage {
-        flow: usize,
-    },
-    /// A station's rate control cannot run at its rate.
-    RateControl {
-        station: StationId,
-        reason: &'static str,
-    },
-}
-
 /// Rate control of each link that asks for it: the AP's towards the station and the
 /// station's towards the AP, each with its own random stream (the sample table).
 fn install_rate_control(
@@ -201,107 +147,28 @@ fn install_rate_control(
     Ok(())
 }
 
-impl std::fmt::Display for SimError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SimError::Ap(e) => write!(f, "AP configuration: {e}"),
-            SimError::UnknownStation {
-                flow,
-                station,
-                stations,
-            } => write!(
-                f,
-                "flow {flow} is for {station}, but the BSS has {stations} stations"
-            ),
-            SimError::ZeroRate { flow } => write!(
-                f,
-                "flow {flow}: a CBR rate or a ping interval must be above 0"
-            ),
-            SimError::UnknownPeer {
-                flow,
-                peer,
-                stations,
-            } => write!(
-                f,
-                "flow {flow} pings {peer}, but the BSS has {stations} stations"
-            ),
-            SimError::PeerIsItself { flow, station } => write!(
-                f,
-                "flow {flow}: {station} cannot ping itself; the peer of a \
-                 station-to-station ping is another station"
-            ),
-            SimError::PeerPingNotUplink { flow } => write!(
-                f,
-                "flow {flow}: a station-to-station ping goes uplink (its station sends the \
-                 requests)"
-            ),
-            SimError::Tcp { flow, error } => write!(f, "flow {flow}: TCP: {error}"),
-            SimError::BadPage { flow } => write!(
-                f,
-                "flow {flow}: a web page needs objects of at least 1 byte and at least 1 \
-                 connection"
-            ),
-            SimError::RateControl { station, reason } => {
-                write!(f, "station {}: {reason}", station.0)
-            }
-        }
-    }
-}
-
-impl std::error::Error for SimError {}
-
-/// A simulation of one BSS.
+/// A simulation of one BSS: the event loop over its layers. The hosts hand it the packets
+/// they send, the nodes' transmit paths queue them, the air carries what the nodes
+/// send and reports what it delivered, and the loop hands that back to the hosts; each
+/// layer says when it next needs attention (the AP's [`ApTx::poll_at`], the medium's
+/// next access, the hosts' timers) and the loop wakes it then.
 pub struct Simulation {
     now: Instant,
     /// A lane per wired direction (their arrivals are most of the events).
     events: EventQueue<Event, 2>,
     scenario: BssScenario,
-    ap: ApTx,
-    stations: Vec<StationTx>,
-    /// The AP's receive reordering buffers, one set per station (the originator).
-    ap_rx: Vec<Recipient>,
-    /// Each station's receive reordering buffers, for the AP (the originator).
-    station_rx: Vec<Recipient>,
-    /// Scratch for the packets a reordering buffer lets go.
-    released: Vec<SimPacket>,
-    /// Scratch for the nodes whose exchanges end together.
-    senders: Vec<NodeId>,
-    medium: Medium,
-    error_rngs: Vec<RngStream>,
-    flows: Vec<FlowState>,
-    /// Saturated flows by sending node.
-    saturated_by_node: Vec<Vec<u32>>,
-    /// Per node, the flow its next top-up starts with.
-    refill_cursor: Vec<usize>,
-    on_air: Vec<OnAir>,
-    collision: bool,
-    contend_gen: u64,
-    contend_at: Option<Instant>,
+    nodes: Nodes,
+    air: Air,
+    hosts: Hosts,
+    /// What a transmit path dropped during one call, accounted before the next.
+    out: TxOutput,
     ap_wake_gen: u64,
     ap_wake_at: Option<Instant>,
-    /// Since when no exchange is on the air and no EDCA function contends.
-    idle_since: Option<Instant>,
-    /// The wired link: towards the AP, towards the server.
-    wire: [WireDirection; 2],
-    next_packet_id: u64,
-    /// Seed of the 5-tuple hashes, as Linux draws one at boot.
-    hash_perturbation: u32,
-    out: TxOutput,
-    /// Scratch buffer of TCP segments an endpoint sends.
-    tcp_out: Vec<Outgoing>,
-    /// Boxes of TCP segments that have arrived, for the next segments sent (a run sends
-    /// millions; this spares the allocator). The boxes themselves are what is kept.
-    #[allow(clippy::vec_box)]
-    spare_segments: Vec<Box<Segment>>,
-    winners: Vec<EdcafId>,
-    internal: Vec<EdcafId>,
     metrics: Metrics,
     /// Watches the stations for starvation in the measured time.
     starvation: StarvationWatch,
     /// The counters when the warm-up ended, if one has.
     warmup: Option<Metrics>,
-    /// Real packets delivered to their host, for the emulator to take.
-    real_out: Vec<Delivered>,
     /// Every real packet's wireless hops, when asked for ([`Simulation::record_air`]).
     air_log: Option<external::AirLog>,
 }
@@ -427,12 +294,8 @@ impl Simulation {
                 hashes: Vec::new(),
             })
             .collect();
-        let mut saturated_by_node = vec![Vec::new(); n + 1];
         let mut events = EventQueue::default();
         for (i, f) in flows.iter().enumerate() {
-            if f.spec.saturated_backlog().is_some() {
-                saturated_by_node[f.sender().index()].push(i as u32);
-            }
             events.schedule(f.spec.start, Event::Start(i as u32));
         }
         if bss.beacon_interval.is_some() {
@@ -455,40 +318,20 @@ impl Simulation {
                 .collect(),
             ..Metrics::default()
         };
+        let hosts = Hosts::new(flows, n + 1, scenario.wired, hash_perturbation);
         Ok(Simulation {
             now: Instant::ZERO,
             events,
             scenario,
-            ap,
-            stations,
-            ap_rx: (0..n).map(|_| Recipient::default()).collect(),
-            station_rx: (0..n).map(|_| Recipient::default()).collect(),
-            released: Vec::new(),
-            senders: Vec::new(),
-            medium,
-            error_rngs,
-            flows,
-            refill_cursor: vec![0; saturated_by_node.len()],
-            saturated_by_node,
-            on_air: Vec::new(),
-            collision: false,
-            contend_gen: 0,
-            contend_at: None,
+            nodes: Nodes { ap, stations },
+            air: Air::new(medium, error_rngs),
+            hosts,
+            out: TxOutput::default(),
             ap_wake_gen: 0,
             ap_wake_at: None,
-            idle_since: None,
-            wire: Default::default(),
-            next_packet_id: 0,
-            hash_perturbation,
-            out: TxOutput::default(),
-            tcp_out: Vec::new(),
-            spare_segments: Vec::new(),
-            winners: Vec::new(),
-            internal: Vec::new(),
             metrics,
             starvation: StarvationWatch::new(n),
             warmup: None,
-            real_out: Vec::new(),
             air_log: None,
         })
     }
@@ -498,7 +341,7 @@ impl Simulation {
     }
 
     pub fn ap(&self) -> &ApTx {
-        &self.ap
+        &self.nodes.ap
     }
 
     /// Everything measured since the start of the run (but see
@@ -538,7 +381,7 @@ impl Simulation {
         for s in &mut self.metrics.stations {
             s.delay_max = Duration::ZERO;
         }
-        for (f, m) in self.flows.iter_mut().zip(&mut self.metrics.flows) {
+        for (f, m) in self.hosts.flows.iter_mut().zip(&mut self.metrics.flows) {
             m.page_loads.clear();
             if let Some(stats) = &mut f.voip {
                 stats.restart_counting();
@@ -548,7 +391,7 @@ impl Simulation {
 
     /// The flows' VoIP and TCP summaries, from their endpoints' statistics.
     fn summarise_flows(&mut self) {
-        for (f, m) in self.flows.iter().zip(&mut self.metrics.flows) {
+        for (f, m) in self.hosts.flows.iter().zip(&mut self.metrics.flows) {
             if let Some(stats) = &f.voip {
                 m.voip = VoipSummary::of(&stats.as_of(self.now, DELIVERY_DUE));
             }
@@ -577,15 +420,14 @@ impl Simulation {
         self.now = at;
         self.metrics.events += 1;
         self.handle(event);
-        self.schedule_ap_wake();
-        self.schedule_contention();
-        self.watch_idle();
+        self.after_event();
         true
     }
 
-    /// (Re)schedules the AP's wake-up after a change.
-    fn schedule_ap_wake(&mut self) {
-        let next = self.ap.poll_at(self.now).map(|t| t.max(self.now));
+    /// After anything happened: the AP's and the medium's next deadlines are
+    /// (re)scheduled, and the stall watch learns whether the medium went idle.
+    fn after_event(&mut self) {
+        let next = self.nodes.ap.poll_at(self.now).map(|t| t.max(self.now));
         if next != self.ap_wake_at {
             self.ap_wake_gen += 1;
             self.ap_wake_at = next;
@@ -593,33 +435,27 @@ impl Simulation {
                 self.events.schedule(t, Event::ApWake(self.ap_wake_gen));
             }
         }
-    }
-
-    /// Notes when the medium goes idle, and arms the stall check.
-    fn watch_idle(&mut self) {
-        let idle = self.on_air.is_empty() && self.contend_at.is_none();
-        match (idle, self.idle_since) {
-            (true, None) => {
-                self.idle_since = Some(self.now);
-                if let Some(after) = self.scenario.stall_after {
-                    self.events
-                        .schedule(self.now + after, Event::StallCheck(self.now));
-                }
-            }
-            (false, Some(_)) => self.idle_since = None,
-            _ => {}
+        if let Some((t, gen)) = self.air.reschedule(self.now) {
+            self.events.schedule(t, Event::Contend(gen));
+        }
+        if let (Some(since), Some(after)) =
+            (self.air.watch_idle(self.now), self.scenario.stall_after)
+        {
+            self.events
+                .schedule(since + after, Event::StallCheck(since));
         }
     }
 
     /// The medium has been idle since `since`: every station the AP holds frames for is
     /// stalled, unless its airtime group is held to its limit.
     fn check_stall(&mut self, since: Instant) {
-        if self.idle_since != Some(since) {
+        if self.air.idle_since() != Some(since) {
             return;
         }
-        for station in (0..self.ap.station_count() as u32).map(StationId) {
-            let held = self.ap.station_backlog(station).map_or(0, |b| b.packets());
-            if held > 0 && !self.ap.limit_holds_back(station, self.now) {
+        let ap = &self.nodes.ap;
+        for station in (0..ap.station_count() as u32).map(StationId) {
+            let held = ap.station_backlog(station).map_or(0, |b| b.packets());
+            if held > 0 && !ap.limit_holds_back(station, self.now) {
                 self.metrics.stalls.push(Stall {
                     station,
                     idle_since: since - Instant::ZERO,
@@ -631,16 +467,16 @@ impl Simulation {
 
     fn handle(&mut self, event: Event) {
         match event {
-            Event::Contend(gen) if gen == self.contend_gen => {
-                self.contend_at = None;
-                self.start_exchange();
+            Event::Contend(gen) => {
+                if self.air.is_current(gen) {
+                    self.start_exchange();
+                }
             }
-            Event::Contend(_) => {}
             Event::ExchangeEnd => self.end_exchange(),
             Event::ApWake(gen) if gen == self.ap_wake_gen => {
                 self.ap_wake_at = None;
-                self.ap.handle_timeout(self.now, &mut self.out);
-                self.drain_out();
+                self.nodes.ap.handle_timeout(self.now, &mut self.out);
+                self.account_drops();
                 self.refill(NodeId::Ap);
                 self.update_access(NodeId::Ap);
             }
@@ -650,38 +486,31 @@ impl Simulation {
             Event::Beacon => {
                 let interval = self.scenario.bss.beacon_interval.expect("beacons on");
                 self.events.schedule(self.now + interval, Event::Beacon);
-                self.medium
-                    .activate(EdcafId::new(NodeId::Ap, Access::Beacon), self.now);
+                self.air.queue_beacon(self.now);
             }
-            Event::Periodic(f) => match self.flows[f as usize].spec.app {
-                App::Http { .. } => self.http_start_page(f),
-                _ => self.periodic(f),
+            Event::Periodic(f) => match self.hosts.flows[f as usize].spec.app {
+                App::Http { .. } => self.with_hosts(|h, cx| h.http_start_page(f, cx)),
+                _ => self.with_hosts(|h, cx| h.periodic(f, cx)),
             },
-            Event::Start(f) => match self.flows[f as usize].spec.app {
-                App::Tcp { .. } => {
-                    self.tcp_open(f);
+            Event::Start(f) => {
+                let flow = &self.hosts.flows[f as usize];
+                match flow.spec.app {
+                    App::Tcp { .. } => self.with_hosts(|h, cx| {
+                        h.tcp_open(f, cx);
+                    }),
+                    App::Http { .. } => self.with_hosts(|h, cx| h.http_start_page(f, cx)),
+                    _ if flow.spec.saturated_backlog().is_some() => {
+                        let node = flow.sender();
+                        self.refill(node);
+                        self.update_access(node);
+                    }
+                    _ => self.with_hosts(|h, cx| h.periodic(f, cx)),
                 }
-                App::Http { .. } => self.http_start_page(f),
-                _ if self.flows[f as usize].spec.saturated_backlog().is_some() => {
-                    let node = self.flows[f as usize].sender();
-                    self.refill(node);
-                    self.update_access(node);
-                }
-                _ => self.periodic(f),
-            },
-            Event::TcpTimer { flow, conn, side } => self.tcp_timer(flow, conn, side),
-            Event::WireArrival(dir) => {
-                let (packet, next) = self.wire[dir].arrive();
-                if let Some(t) = next {
-                    self.events
-                        .schedule_in_lane(dir, t, Event::WireArrival(dir));
-                }
-                if dir == TOWARDS_SERVER {
-                    self.receive(packet);
-                    return;
-                }
-                self.transmit_from(NodeId::Ap, packet);
             }
+            Event::TcpTimer { flow, conn, side } => {
+                self.with_hosts(|h, cx| h.tcp_timer(flow, conn, side, cx))
+            }
+            Event::WireArrival(dir) => self.with_hosts(|h, cx| h.wire_arrival(dir, cx)),
             Event::QueueSample => {
                 let step = self.scenario.queue_sample_step.expect("sampling on");
                 self.events.schedule(self.now + step, Event::QueueSample);
@@ -704,6 +533,7 @@ impl Simulation {
                     airtime_up: m.stations.iter().map(|s| s.airtime_up).collect(),
                     flow_rx_bytes: m.flows.iter().map(|f| f.rx_bytes).collect(),
                     flow_tcp: self
+                        .hosts
                         .flows
                         .iter()
                         .map(tcp_flows::tcp_sender_sample)
@@ -721,7 +551,7 @@ impl Simulation {
         if at < self.scenario.measure_from {
             return;
         }
-        let (ap, now) = (&self.ap, self.now);
+        let (ap, now) = (&self.nodes.ap, self.now);
         let stations = self.metrics.stations.iter().enumerate().map(|(i, s)| {
             let station = StationId(i as u32);
             let held = ap.station_backlog(station).map_or(0, |b| b.packets());
@@ -737,7 +567,7 @@ impl Simulation {
     }
 
     fn ap_depth(&self) -> QueueDepth {
-        let total = self.ap.backlog().total();
+        let total = self.nodes.ap.backlog().total();
         QueueDepth {
             queued_packets: total.qdisc_packets + total.mac_packets,
             driver_frames: total.driver_frames,

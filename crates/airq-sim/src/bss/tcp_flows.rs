@@ -6,7 +6,8 @@
 //! fires early (the deadline moved) just re-arms.
 
 use super::hosts::FlowState;
-use super::{Event, Simulation};
+use super::hosts::{Cx, Hosts};
+use super::Event;
 use crate::apps::traffic::{App, Direction};
 use crate::metrics::TcpSenderSample;
 use crate::net::packet::{Payload, SimPacket};
@@ -99,26 +100,32 @@ pub(super) fn tcp_sender_sample(flow: &FlowState) -> Option<TcpSenderSample> {
     })
 }
 
-impl Simulation {
+impl Hosts {
     /// Opens a new connection of `flow` from its station; returns its index.
-    pub(super) fn tcp_open(&mut self, flow: u32) -> u32 {
+    pub(super) fn tcp_open(&mut self, flow: u32, cx: &mut Cx) -> u32 {
         let mut out = std::mem::take(&mut self.tcp_out);
         let config = match &self.flows[flow as usize].spec.app {
             App::Tcp { config } => *config,
             App::Http { config, .. } => *config,
             _ => unreachable!("only TCP applications open connections"),
         };
-        let connection = Connection::open(&config, self.now, &mut out);
+        let connection = Connection::open(&config, cx.now, &mut out);
         let conns = &mut self.flows[flow as usize].conns;
         conns.push(connection);
         let conn = (conns.len() - 1) as u32;
-        self.tcp_emit(flow, conn, Side::Station, &mut out);
+        self.tcp_emit(flow, conn, Side::Station, &mut out, cx);
         self.tcp_out = out;
         conn
     }
 
     /// A TCP segment reaches the end of connection `conn` at `side`.
-    pub(super) fn tcp_receive(&mut self, packet: &SimPacket, conn: u32, segment: &Segment) {
+    pub(super) fn tcp_receive(
+        &mut self,
+        packet: &SimPacket,
+        conn: u32,
+        segment: &Segment,
+        cx: &mut Cx,
+    ) {
         let flow = packet.flow.0;
         let side = if packet.uplink {
             Side::Server
@@ -127,14 +134,14 @@ impl Simulation {
         };
         let c = &mut self.flows[flow as usize].conns[conn as usize];
         let mut out = std::mem::take(&mut self.tcp_out);
-        c.ends[side as usize].on_segment(self.now, segment, packet.ecn == Ecn::Ce, &mut out);
-        self.tcp_after(flow, conn, side, &mut out);
+        c.ends[side as usize].on_segment(cx.now, segment, packet.ecn == Ecn::Ce, &mut out);
+        self.tcp_after(flow, conn, side, &mut out, cx);
         self.tcp_out = out;
     }
 
     /// The timer of `side` of connection `conn` fires.
-    pub(super) fn tcp_timer(&mut self, flow: u32, conn: u32, side: Side) {
-        let now = self.now;
+    pub(super) fn tcp_timer(&mut self, flow: u32, conn: u32, side: Side, cx: &mut Cx) {
+        let now = cx.now;
         let c = &mut self.flows[flow as usize].conns[conn as usize];
         if c.armed[side as usize] == Some(now) {
             c.armed[side as usize] = None;
@@ -144,18 +151,25 @@ impl Simulation {
         if end.next_timer().is_some_and(|t| t <= now) {
             end.on_timer(now, &mut out);
         }
-        self.tcp_after(flow, conn, side, &mut out);
+        self.tcp_after(flow, conn, side, &mut out, cx);
         self.tcp_out = out;
     }
 
     /// After `side` of a connection has acted: count what it delivered, let the
     /// application react, send what both ends have to send, and arm their timers.
-    fn tcp_after(&mut self, flow: u32, conn: u32, side: Side, out: &mut Vec<Outgoing>) {
-        let now = self.now;
+    fn tcp_after(
+        &mut self,
+        flow: u32,
+        conn: u32,
+        side: Side,
+        out: &mut Vec<Outgoing>,
+        cx: &mut Cx,
+    ) {
+        let now = cx.now;
         let f = &mut self.flows[flow as usize];
         let c = &mut f.conns[conn as usize];
         let delivered = c.newly_delivered(side);
-        self.metrics.flows[flow as usize].rx_bytes += delivered;
+        cx.metrics.flows[flow as usize].rx_bytes += delivered;
         let sender = match f.spec.direction {
             Direction::Downlink => Side::Server,
             Direction::Uplink => Side::Station,
@@ -171,30 +185,43 @@ impl Simulation {
             end.write(u64::MAX, now, out);
         }
         if matches!(self.flows[flow as usize].spec.app, App::Http { .. }) {
-            self.http_progress(flow, conn, side, out);
+            self.http_progress(flow, conn, side, out, cx);
         }
-        self.tcp_emit(flow, conn, side, out);
+        self.tcp_emit(flow, conn, side, out, cx);
     }
 
     /// Sends `side`'s outgoing segments and arms its timer.
-    pub(super) fn tcp_emit(&mut self, flow: u32, conn: u32, side: Side, out: &mut Vec<Outgoing>) {
+    pub(super) fn tcp_emit(
+        &mut self,
+        flow: u32,
+        conn: u32,
+        side: Side,
+        out: &mut Vec<Outgoing>,
+        cx: &mut Cx,
+    ) {
         for o in out.drain(..) {
-            let packet = self.tcp_packet(flow, conn, side, o);
-            self.send(packet);
+            let packet = self.tcp_packet(flow, conn, side, o, cx);
+            self.send(packet, cx);
         }
-        let now = self.now;
+        let now = cx.now;
         let c = &mut self.flows[flow as usize].conns[conn as usize];
         if let Some(t) = c.ends[side as usize].next_timer() {
             let t = t.max(now);
             if c.armed[side as usize].is_none_or(|a| t < a) {
                 c.armed[side as usize] = Some(t);
-                self.events
-                    .schedule(t, Event::TcpTimer { flow, conn, side });
+                cx.events.schedule(t, Event::TcpTimer { flow, conn, side });
             }
         }
     }
 
-    fn tcp_packet(&mut self, flow: u32, conn: u32, side: Side, o: Outgoing) -> SimPacket {
+    fn tcp_packet(
+        &mut self,
+        flow: u32,
+        conn: u32,
+        side: Side,
+        o: Outgoing,
+        cx: &mut Cx,
+    ) -> SimPacket {
         let uplink = side == Side::Station;
         let flow_uplink = self.flows[flow as usize].spec.direction == Direction::Uplink;
         let segment = match self.spare_segments.pop() {
@@ -210,6 +237,7 @@ impl Simulation {
             uplink != flow_uplink,
             o.segment.ip_len(),
             Payload::Tcp { conn, segment },
+            cx.now,
         );
         if o.ect {
             packet.ecn = Ecn::Ect0;
