@@ -20,7 +20,7 @@ use super::txq_key::TxqKey;
 use crate::engine::rng::RngStream;
 use crate::mac::frame::Ppdu;
 use crate::mac::link::{BssConfig, StationLink};
-use crate::mac::txpath::{DropCause, TxOutcome, TxOutput, TxPath};
+use crate::mac::txpath::{DropCause, Dropped, TxOutcome, TxOutput, TxPath};
 use crate::net::packet::SimPacket;
 use airq::admission::{AdmissionParams, AdmissionStats};
 use airq::aggregate::{AggregateSizing, AggregateSizingStats, JustInTimeStats, QosAggregateStats};
@@ -235,8 +235,15 @@ impl ApTx {
     }
 
     /// A downlink packet for station `packet.station` arrives from the wired side at
-    /// `now`. Packets dropped on the way (possibly this one) go to `out.dropped`.
-    pub fn enqueue(
+    /// `now`. Returns the packets dropped on the way (possibly this one).
+    pub fn enqueue(&mut self, packet: SimPacket, now: Instant) -> Result<Dropped, ApEnqueueError> {
+        let mut out = TxOutput::default();
+        self.enqueue_into(packet, now, &mut out)?;
+        debug_assert!(out.acked.is_empty() && out.given_up.is_empty());
+        Ok(out.dropped)
+    }
+
+    pub(super) fn enqueue_into(
         &mut self,
         mut packet: SimPacket,
         now: Instant,
@@ -304,8 +311,15 @@ impl ApTx {
 
     /// Does what [`poll_at`](Self::poll_at) asked for, at `now`: the driver's deferred
     /// work, and with limited groups a round of every AC holding frames (a group may
-    /// have come back under its limit). Packets dropped on the way go to `out`.
-    pub fn handle_timeout(&mut self, now: Instant, out: &mut TxOutput) {
+    /// have come back under its limit). Returns the packets dropped on the way.
+    pub fn handle_timeout(&mut self, now: Instant) -> Dropped {
+        let mut out = TxOutput::default();
+        self.handle_timeout_into(now, &mut out);
+        debug_assert!(out.acked.is_empty() && out.given_up.is_empty());
+        out.dropped
+    }
+
+    pub(super) fn handle_timeout_into(&mut self, now: Instant, out: &mut TxOutput) {
         match &mut self.driver {
             Driver::Softmac(d) => {
                 if self.limit_groups {
@@ -599,14 +613,25 @@ impl TxPath for ApTx {
         }
     }
 
-    fn next_ppdu(&mut self, ac: Ac, now: Instant, _out: &mut TxOutput) -> Option<Ppdu> {
+    fn next_ppdu(&mut self, ac: Ac, now: Instant) -> Option<Ppdu> {
         match &mut self.driver {
             Driver::Softmac(d) => d.next_ppdu(ac, now),
             Driver::Firmware(d) => d.next_ppdu(&mut self.mac_tx, ac, now),
         }
     }
 
-    fn tx_done(
+    fn tx_done(&mut self, ppdu: Ppdu, airtime: Duration, now: Instant) -> (TxOutcome, TxOutput) {
+        let mut out = TxOutput {
+            acked: Vec::with_capacity(ppdu.mpdus.len()),
+            ..TxOutput::default()
+        };
+        let outcome = self.tx_done_into(ppdu, airtime, now, &mut out);
+        (outcome, out)
+    }
+}
+
+impl ApTx {
+    pub(super) fn tx_done_into(
         &mut self,
         ppdu: Ppdu,
         airtime: Duration,

@@ -1,5 +1,5 @@
 //! The air: the medium the nodes' EDCA functions contend for, the exchange on it, the
-//! frame errors that decide each MPDU's fate, and each recipient's reordering buffers.
+//! frame errors that decide each MPDU's fate.
 //! It takes the nodes' transmit paths and the time as inputs and returns what an
 //! exchange did as a value ([`ExchangeReport`]: the senders, the packets delivered in
 //! order, the PPDUs aired); it never calls the hosts, so an exchange's end is MAC work
@@ -12,8 +12,7 @@ use crate::mac::exchange::{collided_airtime, exchange_airtime};
 use crate::mac::frame::{Mpdu, Ppdu};
 use crate::mac::link::BssConfig;
 use crate::mac::medium::{Access, EdcafId, Medium};
-use crate::mac::reorder::Recipient;
-use crate::mac::txpath::TxOutput;
+use crate::mac::txpath::Dropped;
 use crate::metrics::{Metrics, StationMetrics};
 use crate::net::packet::{NodeId, SimPacket};
 use crate::phy::noise::db_to_ratio;
@@ -51,6 +50,8 @@ pub(super) struct ExchangeReport {
     pub delivered: Vec<SimPacket>,
     /// The PPDUs aired, when [`Air::end_exchange`] was asked to record them.
     pub aired: Vec<AiredPpdu>,
+    /// Packets the transmitters dropped, with why.
+    pub dropped: Dropped,
 }
 
 /// The medium, the exchange on it, and the receivers' state.
@@ -65,10 +66,6 @@ pub(super) struct Air {
     idle_since: Option<Instant>,
     /// Each station's frame-error draws (both directions of its link).
     error_rngs: Vec<RngStream>,
-    /// The AP's receive reordering buffers, one set per station (the originator).
-    ap_rx: Vec<Recipient>,
-    /// Each station's receive reordering buffers, for the AP (the originator).
-    station_rx: Vec<Recipient>,
     winners: Vec<EdcafId>,
     internal: Vec<EdcafId>,
     spare: ExchangeReport,
@@ -76,7 +73,6 @@ pub(super) struct Air {
 
 impl Air {
     pub fn new(medium: Medium, error_rngs: Vec<RngStream>) -> Air {
-        let n = error_rngs.len();
         Air {
             medium,
             on_air: Vec::new(),
@@ -85,8 +81,6 @@ impl Air {
             contend_at: None,
             idle_since: None,
             error_rngs,
-            ap_rx: (0..n).map(|_| Recipient::default()).collect(),
-            station_rx: (0..n).map(|_| Recipient::default()).collect(),
             winners: Vec::new(),
             internal: Vec::new(),
             spare: ExchangeReport::default(),
@@ -156,14 +150,12 @@ impl Air {
     }
 
     /// The medium's access at `now`: the winners' PPDUs (and the beacon) go on the air.
-    /// Returns when the exchange ends, `None` if nobody had anything to send. What the
-    /// transmit paths dropped on the way goes to `out.dropped`.
+    /// Returns when the exchange ends, `None` if nobody had anything to send.
     pub fn start_exchange(
         &mut self,
         now: Instant,
         bss: &BssConfig,
         nodes: &mut Nodes,
-        out: &mut TxOutput,
     ) -> Option<Instant> {
         let mut winners = std::mem::take(&mut self.winners);
         let mut internal = std::mem::take(&mut self.internal);
@@ -179,7 +171,7 @@ impl Air {
                         airtime,
                     });
                 }
-                Access::Data(ac) => match nodes.tx_path(id.node()).next_ppdu(ac, now, out) {
+                Access::Data(ac) => match nodes.tx_path(id.node()).next_ppdu(ac, now) {
                     Some(ppdu) => {
                         let airtime = exchange_airtime(bss, &ppdu);
                         self.on_air.push(OnAir {
@@ -222,8 +214,8 @@ impl Air {
 
     /// The exchange on the air ends at `now`: each MPDU is received or not, each
     /// transmitter's MAC learns the outcome, the recipients reorder what arrived, and
-    /// the channel and station counters in `metrics` are updated. What the transmit
-    /// paths dropped goes to `out.dropped`; the rest of what happened is returned.
+    /// the channel and station counters in `metrics` are updated. The rest of what
+    /// happened is returned.
     pub fn end_exchange(
         &mut self,
         now: Instant,
@@ -231,7 +223,6 @@ impl Air {
         nodes: &mut Nodes,
         metrics: &mut Metrics,
         record: bool,
-        out: &mut TxOutput,
     ) -> ExchangeReport {
         let collision = self.collision;
         let mut report = std::mem::take(&mut self.spare);
@@ -309,14 +300,15 @@ impl Air {
             }
             let (node, dst) = (ppdu.src, ppdu.dst);
             let tid = ppdu.tid;
-            let outcome = nodes.tx_path(node).tx_done(ppdu, a.airtime, now, out);
+            let (outcome, mut out) = nodes.tx_path(node).tx_done(ppdu, a.airtime, now);
             debug_assert_eq!(outcome.acked as usize, received, "the MAC's report");
             if outcome.resets_cw() {
                 self.medium.succeeded(a.edcaf);
             } else {
                 self.medium.failed(a.edcaf);
             }
-            self.receive_at_recipient(node, dst, tid, out, &mut report.delivered);
+            nodes.receive(node, dst, tid, &mut out, &mut report.delivered);
+            report.dropped.append(&mut out.dropped);
             // The AP charges the airtime of what it received (mac80211's
             // `ieee80211_sta_register_airtime`, called by ath9k's `ath_rx_count_airtime`
             // for frames that passed `ath9k_rx_skb_preprocess`, which drops those with
@@ -337,68 +329,7 @@ impl Air {
         report.senders.clear();
         report.delivered.clear();
         report.aired.clear();
+        report.dropped.clear();
         self.spare = report;
-    }
-
-    /// Hands the recipient of an exchange what its originator reported in `out`
-    /// (MPDUs acknowledged and given up) and appends every packet its reordering buffer
-    /// lets go, in order, to `released`. A multi-TID A-MPDU (combined QoS aggregates,
-    /// [`airq::aggregate::qos_aggregate`]) is reordered per TID, as its Multi-STA
-    /// BlockAck acknowledges it (IEEE 802.11ax-2021 26.6.3): the TIDs that rode at its
-    /// head first, then the PPDU's own `tid`.
-    fn receive_at_recipient(
-        &mut self,
-        src: NodeId,
-        dst: NodeId,
-        tid: Tid,
-        out: &mut TxOutput,
-        released: &mut Vec<SimPacket>,
-    ) {
-        let recipient = match (src, dst) {
-            (NodeId::Ap, NodeId::Sta(s)) => &mut self.station_rx[s.index()],
-            (NodeId::Sta(s), NodeId::Ap) => &mut self.ap_rx[s.index()],
-            _ => unreachable!("every exchange is between the AP and a station"),
-        };
-        let multi_tid = out.acked.iter().any(|(_, p)| p.tid != tid)
-            || out.given_up.iter().any(|&(t, _)| t != tid);
-        if !multi_tid {
-            let buffer = recipient.tid(tid);
-            for (seq, packet) in out.acked.drain(..) {
-                buffer.receive(seq, packet);
-            }
-            for (_, seq) in out.given_up.drain(..) {
-                buffer.give_up(seq);
-            }
-            buffer.release(released);
-            return;
-        }
-        let mut tids: Vec<Tid> = Vec::new();
-        let others =
-            (out.acked.iter().map(|(_, p)| p.tid)).chain(out.given_up.iter().map(|&(t, _)| t));
-        for t in others {
-            if t != tid && !tids.contains(&t) {
-                tids.push(t);
-            }
-        }
-        tids.push(tid);
-        let mut acked = std::mem::take(&mut out.acked);
-        let mut given_up = std::mem::take(&mut out.given_up);
-        for t in tids {
-            let buffer = recipient.tid(t);
-            let (mine, rest): (Vec<_>, Vec<_>) = acked.drain(..).partition(|(_, p)| p.tid == t);
-            acked = rest;
-            for (seq, packet) in mine {
-                buffer.receive(seq, packet);
-            }
-            for &(_, seq) in given_up.iter().filter(|&&(gt, _)| gt == t) {
-                buffer.give_up(seq);
-            }
-            given_up.retain(|&(gt, _)| gt != t);
-            buffer.release(released);
-        }
-        debug_assert!(acked.is_empty() && given_up.is_empty());
-        // Keep the (now empty) buffers' capacity.
-        out.acked = acked;
-        out.given_up = given_up;
     }
 }

@@ -6,6 +6,7 @@
 
 use super::hosts::{Cx, Hosts};
 use super::{Event, Simulation};
+use crate::mac::txpath::Dropped;
 use crate::net::packet::{NodeId, SimPacket};
 
 impl Simulation {
@@ -29,22 +30,15 @@ impl Simulation {
     /// Hands every packet the hosts sent to its node, in order.
     fn flush_transmits(&mut self) {
         while let Some((node, packet)) = self.hosts.next_transmit() {
-            self.nodes.enqueue(node, packet, self.now, &mut self.out);
-            self.account_drops();
+            let dropped = self.nodes.enqueue(node, packet, self.now);
+            self.account_drops(dropped);
             self.update_access(node);
         }
     }
 
-    /// Accounts what the last transmit path call dropped.
-    pub(super) fn account_drops(&mut self) {
-        debug_assert!(
-            self.out.acked.is_empty() && self.out.given_up.is_empty(),
-            "recipient first"
-        );
-        if self.out.dropped.is_empty() {
-            return;
-        }
-        for (packet, cause) in self.out.dropped.drain(..) {
+    /// Accounts what a transmit path dropped.
+    pub(super) fn account_drops(&mut self, dropped: Dropped) {
+        for (packet, cause) in dropped {
             self.hosts.dropped(&packet, cause, &mut self.metrics);
         }
     }
@@ -70,9 +64,9 @@ impl Simulation {
                     continue;
                 };
                 added = true;
-                self.nodes.enqueue(node, packet, self.now, &mut self.out);
-                if !self.out.dropped.is_empty() {
-                    self.account_drops();
+                let dropped = self.nodes.enqueue(node, packet, self.now);
+                if !dropped.is_empty() {
+                    self.account_drops(dropped);
                     return;
                 }
             }
@@ -84,10 +78,9 @@ impl Simulation {
 
     /// The medium's next access is due: the exchange starts, and its end is scheduled.
     pub(super) fn start_exchange(&mut self) {
-        let ends =
-            self.air
-                .start_exchange(self.now, &self.scenario.bss, &mut self.nodes, &mut self.out);
-        self.account_drops();
+        let ends = self
+            .air
+            .start_exchange(self.now, &self.scenario.bss, &mut self.nodes);
         if let Some(at) = ends {
             self.events.schedule(at, Event::ExchangeEnd);
         }
@@ -103,9 +96,9 @@ impl Simulation {
             &mut self.nodes,
             &mut self.metrics,
             self.air_log.is_some(),
-            &mut self.out,
         );
-        self.account_drops();
+        let dropped = std::mem::take(&mut report.dropped);
+        self.account_drops(dropped);
         if let Some(log) = &mut self.air_log {
             for aired in &report.aired {
                 log.record(aired, &self.hosts.flows, self.now);

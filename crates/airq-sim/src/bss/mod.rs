@@ -29,7 +29,6 @@ use crate::mac::medium::{Access, Medium};
 use crate::mac::rate_control::groups::UnsupportedRate;
 use crate::mac::rate_control::{RateControl, RateControlConfig};
 use crate::mac::timing::ack_duration;
-use crate::mac::txpath::TxOutput;
 use crate::metrics::starvation::StarvationWatch;
 use crate::metrics::{
     FlowMetrics, Metrics, QueueDepth, Sample, Stall, StationMetrics, TcpCounters, VoipSummary,
@@ -160,8 +159,6 @@ pub struct Simulation {
     nodes: Nodes,
     air: Air,
     hosts: Hosts,
-    /// What a transmit path dropped during one call, accounted before the next.
-    out: TxOutput,
     ap_wake_gen: u64,
     ap_wake_at: Option<Instant>,
     metrics: Metrics,
@@ -323,10 +320,9 @@ impl Simulation {
             now: Instant::ZERO,
             events,
             scenario,
-            nodes: Nodes { ap, stations },
+            nodes: Nodes::new(ap, stations),
             air: Air::new(medium, error_rngs),
             hosts,
-            out: TxOutput::default(),
             ap_wake_gen: 0,
             ap_wake_at: None,
             metrics,
@@ -475,8 +471,8 @@ impl Simulation {
             Event::ExchangeEnd => self.end_exchange(),
             Event::ApWake(gen) if gen == self.ap_wake_gen => {
                 self.ap_wake_at = None;
-                self.nodes.ap.handle_timeout(self.now, &mut self.out);
-                self.account_drops();
+                let dropped = self.nodes.ap.handle_timeout(self.now);
+                self.account_drops(dropped);
                 self.refill(NodeId::Ap);
                 self.update_access(NodeId::Ap);
             }

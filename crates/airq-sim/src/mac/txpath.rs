@@ -54,7 +54,11 @@ impl DropCause {
     }
 }
 
-/// Packets that left a transmit path during one call.
+/// Packets a transmit path dropped during one call, with why.
+pub type Dropped = Vec<(SimPacket, DropCause)>;
+
+/// Packets that left a transmit path during one call: what a call returns, or, inside
+/// a node's layers, what they collect for it.
 #[derive(Debug, Default)]
 pub struct TxOutput {
     /// Received by the other end of the link, with their sequence numbers, for the
@@ -102,19 +106,13 @@ pub trait TxPath {
     fn has_frames(&self, ac: Ac) -> bool;
 
     /// The EDCA function of `ac` won the medium at `now`: the PPDU to send, if any is
-    /// left. Packets dropped on the way (e.g. by CoDel) go to `out`.
-    fn next_ppdu(&mut self, ac: Ac, now: Instant, out: &mut TxOutput) -> Option<Ppdu>;
+    /// left.
+    fn next_ppdu(&mut self, ac: Ac, now: Instant) -> Option<Ppdu>;
 
     /// The exchange of `ppdu` ended at `now`; each MPDU's `ok` says whether it was
     /// received. `airtime` is what the exchange took (PPDU, SIFS, Ack/BlockAck, and
-    /// RTS/CTS if used). Received MPDUs go to `out.acked`, those given up at the retry limit
-    /// to `out.given_up` (their packets to `out.dropped`). Returns what became of
-    /// the MPDUs.
-    fn tx_done(
-        &mut self,
-        ppdu: Ppdu,
-        airtime: Duration,
-        now: Instant,
-        out: &mut TxOutput,
-    ) -> TxOutcome;
+    /// RTS/CTS if used). Returns what became of the MPDUs, and the packets that left:
+    /// received MPDUs in `acked`, those given up at the retry limit in `given_up`
+    /// (their packets in `dropped`, with whatever else the call dropped).
+    fn tx_done(&mut self, ppdu: Ppdu, airtime: Duration, now: Instant) -> (TxOutcome, TxOutput);
 }

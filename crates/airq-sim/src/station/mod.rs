@@ -65,15 +65,20 @@ impl StationTx {
         &self.rate_control
     }
 
-    /// Queues an uplink packet; tail drop when the queues are full.
-    pub fn enqueue(&mut self, mut packet: SimPacket, now: Instant, out: &mut TxOutput) {
+    /// Queues an uplink packet; tail drop when the queues are full: then the packet
+    /// comes back, with why.
+    pub fn enqueue(
+        &mut self,
+        mut packet: SimPacket,
+        now: Instant,
+    ) -> Result<(), (SimPacket, DropCause)> {
         if self.queued >= self.limit_packets {
-            out.dropped.push((packet, DropCause::QueueFull));
-            return;
+            return Err((packet, DropCause::QueueFull));
         }
         packet.enqueue_time = now;
         self.queued += 1;
         self.fifo[packet.tid.ac().index()].push_back(packet);
+        Ok(())
     }
 
     /// Packets in the FIFOs (not counting MPDUs awaiting retry).
@@ -92,7 +97,7 @@ impl TxPath for StationTx {
             || Self::tids_of(ac).any(|t| self.tids[t].has_sendable(self.link.ba_window))
     }
 
-    fn next_ppdu(&mut self, ac: Ac, now: Instant, _out: &mut TxOutput) -> Option<Ppdu> {
+    fn next_ppdu(&mut self, ac: Ac, now: Instant) -> Option<Ppdu> {
         // MPDUs awaiting retry go first; otherwise the TID of the packet at the head.
         let window = self.link.ba_window;
         let tid = Self::tids_of(ac)
@@ -124,13 +129,8 @@ impl TxPath for StationTx {
         )
     }
 
-    fn tx_done(
-        &mut self,
-        ppdu: Ppdu,
-        _airtime: Duration,
-        now: Instant,
-        out: &mut TxOutput,
-    ) -> TxOutcome {
+    fn tx_done(&mut self, ppdu: Ppdu, _airtime: Duration, now: Instant) -> (TxOutcome, TxOutput) {
+        let mut out = TxOutput::default();
         let ppdu_tid = ppdu.tid;
         let tid = usize::from(ppdu_tid.get());
         let (rate, mpdus) = (ppdu.rate, ppdu.mpdus.len() as u32);
@@ -146,6 +146,6 @@ impl TxPath for StationTx {
             out.given_up.push((ppdu_tid, seq));
             out.dropped.push((p, DropCause::RetryLimit));
         }
-        outcome
+        (outcome, out)
     }
 }

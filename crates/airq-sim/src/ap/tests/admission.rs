@@ -17,7 +17,7 @@ fn standing_vo_queue(config: &ApConfig) -> (ApTx, Source, Instant, TxOutput) {
     let (mut src, mut out, mut now) = (Source::default(), TxOutput::default(), Instant::ZERO);
     for _ in 0..300 {
         let p = src.packet(StationId(0), 6, 1, 1500);
-        ap.enqueue(p, now, &mut out).unwrap();
+        ap.enqueue_into(p, now, &mut out).unwrap();
     }
     ap.assert_invariants(0);
     while now < Instant::from_millis(300) {
@@ -41,11 +41,11 @@ fn a_flow_with_a_standing_vo_queue_goes_to_be_and_a_sparse_one_stays() {
         let be_before = ap.backlog().ac[Ac::Be.index()].packets();
         let vo_before = ap.backlog().ac[Ac::Vo.index()].packets();
         for _ in 0..10 {
-            ap.enqueue(src.packet(StationId(0), 6, 1, 1500), now, &mut out)
+            ap.enqueue_into(src.packet(StationId(0), 6, 1, 1500), now, &mut out)
                 .unwrap();
         }
         // Queued in any layer (the driver may take some at once). Another VO flow, one small packet: not demoted.
-        ap.enqueue(src.packet(StationId(0), 6, 2, 200), now, &mut out)
+        ap.enqueue_into(src.packet(StationId(0), 6, 2, 200), now, &mut out)
             .unwrap();
         let b = ap.backlog();
         assert_eq!(b.ac[Ac::Be.index()].packets(), be_before + 10, "{name}");

@@ -174,11 +174,11 @@ fn run_ops(config: &ApConfig, ops: &[Op]) {
                 if ect {
                     p.ecn = Ecn::Ect0;
                 }
-                ap.enqueue(p, now, &mut out).unwrap();
+                ap.enqueue_into(p, now, &mut out).unwrap();
             }
             Op::Start(ac) => {
                 if air[ac].is_none() && ap.has_frames(Ac::ALL[ac]) {
-                    air[ac] = ap.next_ppdu(Ac::ALL[ac], now, &mut out);
+                    air[ac] = ap.next_ppdu(Ac::ALL[ac], now);
                 }
             }
             Op::Finish(ac, mask) => {
@@ -188,7 +188,7 @@ fn run_ops(config: &ApConfig, ops: &[Op]) {
                     }
                     now += ppdu.duration;
                     let d = ppdu.duration;
-                    ap.tx_done(ppdu, d, now, &mut out);
+                    ap.tx_done_into(ppdu, d, now, &mut out);
                 }
             }
             Op::Rx(s, t, us) => ap
@@ -230,7 +230,7 @@ fn run_ops(config: &ApConfig, ops: &[Op]) {
                 m.ok = true;
             }
             let d = ppdu.duration;
-            ap.tx_done(ppdu, d, now, &mut out);
+            ap.tx_done_into(ppdu, d, now, &mut out);
         }
     }
     drain(&mut ap, &mut now, &mut out);
@@ -268,7 +268,7 @@ fn every_preset_builds_and_drains() {
                 i % 3,
                 1500,
             );
-            ap.enqueue(p, now, &mut out).unwrap();
+            ap.enqueue_into(p, now, &mut out).unwrap();
         }
         drain(&mut ap, &mut now, &mut out);
         ap.assert_invariants(0);

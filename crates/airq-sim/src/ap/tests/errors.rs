@@ -183,11 +183,7 @@ fn unknown_station_packets_are_handed_back() {
     let mut ap = ap(&preset("fifo"), &[ht_link()]);
     let mut src = Source::default();
     let e = ap
-        .enqueue(
-            src.packet(StationId(1), 0, 1, 100),
-            Instant::ZERO,
-            &mut TxOutput::default(),
-        )
+        .enqueue(src.packet(StationId(1), 0, 1, 100), Instant::ZERO)
         .unwrap_err();
     assert_eq!(e.packet.id, 1);
     assert_eq!(

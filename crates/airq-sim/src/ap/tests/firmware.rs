@@ -18,7 +18,7 @@ fn aql_bounds_each_stations_firmware_airtime() {
     for step in 0..3000u32 {
         for s in (0..3).map(StationId) {
             while ap.station_backlog(s).unwrap().mac_packets < 100 {
-                ap.enqueue(src.packet(s, 0, step % 2, 1500), now, &mut out)
+                ap.enqueue_into(src.packet(s, 0, step % 2, 1500), now, &mut out)
                     .unwrap();
             }
             let below = ap.station_backlog(s).unwrap().driver_airtime_us;
@@ -53,7 +53,7 @@ fn firmware_without_aql_takes_its_full_1424_frames() {
     let mut ap = ap(&config, &[slow_link()]);
     let (mut src, mut out) = (Source::default(), TxOutput::default());
     for _ in 0..3000 {
-        ap.enqueue(
+        ap.enqueue_into(
             src.packet(StationId(0), 0, 1, 1500),
             Instant::ZERO,
             &mut out,
@@ -82,7 +82,7 @@ fn three_hundred_stations_run_quickly() {
         let (mut src, mut out, mut now) = (Source::default(), TxOutput::default(), Instant::ZERO);
         for round in 0..20u32 {
             for s in (0..300).map(StationId) {
-                ap.enqueue(src.packet(s, 0, round % 2, 1500), now, &mut out)
+                ap.enqueue_into(src.packet(s, 0, round % 2, 1500), now, &mut out)
                     .unwrap();
             }
             for _ in 0..50 {

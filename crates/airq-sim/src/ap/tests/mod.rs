@@ -99,7 +99,7 @@ fn transmit(
     if !ap.has_frames(ac) {
         return None;
     }
-    let mut ppdu = ap.next_ppdu(ac, *now, out)?;
+    let mut ppdu = ap.next_ppdu(ac, *now)?;
     for (i, m) in ppdu.mpdus.iter_mut().enumerate() {
         m.ok = !fails(i);
     }
@@ -109,7 +109,7 @@ fn transmit(
     };
     let d = ppdu.duration;
     *now += d;
-    ap.tx_done(ppdu, d, *now, out);
+    ap.tx_done_into(ppdu, d, *now, out);
     // The driver's refill comes one host latency later.
     *now += ap.config().host_latency;
     wake_due(ap, *now, out);
@@ -121,7 +121,7 @@ fn transmit(
 fn wake_due(ap: &mut ApTx, now: Instant, out: &mut TxOutput) {
     for _ in 0..100 {
         match ap.poll_at(now) {
-            Some(t) if t <= now => ap.handle_timeout(now, out),
+            Some(t) if t <= now => ap.handle_timeout_into(now, out),
             _ => return,
         }
     }

@@ -21,14 +21,14 @@ fn be_backlog_then_vo(config: &ApConfig) -> (ApTx, Source, TxOutput) {
     let mut ap = ap(config, &[ht_link()]);
     let (mut src, mut out) = (Source::default(), TxOutput::default());
     for _ in 0..64 {
-        ap.enqueue(
+        ap.enqueue_into(
             src.packet(StationId(0), 0, 1, 1500),
             Instant::ZERO,
             &mut out,
         )
         .unwrap();
     }
-    ap.enqueue(src.packet(StationId(0), 6, 2, 200), Instant::ZERO, &mut out)
+    ap.enqueue_into(src.packet(StationId(0), 6, 2, 200), Instant::ZERO, &mut out)
         .unwrap();
     ap.assert_invariants(0);
     (ap, src, out)
@@ -49,9 +49,9 @@ fn delivered_once_in_order(out: &TxOutput) -> BTreeMap<u8, Vec<u64>> {
 }
 
 /// Takes the next PPDU of `ac` without completing it.
-fn peek(ap: &mut ApTx, ac: Ac, now: Instant, out: &mut TxOutput) -> Option<Ppdu> {
+fn peek(ap: &mut ApTx, ac: Ac, now: Instant) -> Option<Ppdu> {
     if ap.has_frames(ac) {
-        ap.next_ppdu(ac, now, out)
+        ap.next_ppdu(ac, now)
     } else {
         None
     }
@@ -66,7 +66,7 @@ fn a_vo_frame_rides_at_the_head_of_the_next_be_ampdu() {
         // The two A-MPDUs built before it carry none; the next one does.
         let mut carried_in = None;
         for i in 0..3 {
-            let mut ppdu = peek(&mut ap, Ac::Be, now, &mut out).expect("a BE A-MPDU");
+            let mut ppdu = peek(&mut ap, Ac::Be, now).expect("a BE A-MPDU");
             let vo: Vec<usize> = (ppdu.mpdus.iter().enumerate())
                 .filter(|(_, m)| m.packet.tid.ac() == Ac::Vo)
                 .map(|(i, _)| i)
@@ -82,9 +82,9 @@ fn a_vo_frame_rides_at_the_head_of_the_next_be_ampdu() {
             }
             let d = ppdu.duration;
             now += d;
-            ap.tx_done(ppdu, d, now, &mut out);
+            ap.tx_done_into(ppdu, d, now, &mut out);
             now += ap.config().host_latency;
-            ap.handle_timeout(now, &mut out);
+            ap.handle_timeout_into(now, &mut out);
             assert!(!ap.has_frames(Ac::Vo), "{name}: no VO TXOP");
             ap.assert_invariants(0);
         }
@@ -137,14 +137,14 @@ fn a_rider_that_fails_is_retried_in_its_own_tid() {
     // The third A-MPDU carries the VO frame at index 0: it fails, the rest arrive.
     transmit(&mut ap, Ac::Be, &mut now, &mut out, |i| i == 0).unwrap();
     assert_eq!(ap.qos_aggregate_stats().unwrap().combined_aggregates, 1);
-    let mut retried = peek(&mut ap, Ac::Vo, now, &mut out).expect("a VO PPDU of its retry");
+    let mut retried = peek(&mut ap, Ac::Vo, now).expect("a VO PPDU of its retry");
     assert_eq!(retried.tid, tid(6));
     assert_eq!(retried.mpdus.len(), 1);
     assert_eq!((retried.mpdus[0].seq, retried.mpdus[0].retries), (0, 1));
     retried.mpdus[0].ok = true;
     let d = retried.duration;
     now += d;
-    ap.tx_done(retried, d, now, &mut out);
+    ap.tx_done_into(retried, d, now, &mut out);
     drain(&mut ap, &mut now, &mut out);
     let per_tid = delivered_once_in_order(&out);
     assert_eq!(per_tid[&6], [0]);
@@ -160,8 +160,8 @@ fn a_wait_ends_at_max_wait() {
     let max_wait = QosAggregateParams::default().max_wait;
     let due = ap.poll_at(Instant::ZERO).expect("the wait's end");
     assert_eq!(due, Instant::ZERO + max_wait);
-    ap.handle_timeout(due, &mut out);
-    let ppdu = peek(&mut ap, Ac::Vo, due, &mut out).expect("its own VO TXOP");
+    ap.handle_timeout_into(due, &mut out);
+    let ppdu = peek(&mut ap, Ac::Vo, due).expect("its own VO TXOP");
     assert_eq!(ppdu.tid, tid(6));
     let s = ap.qos_aggregate_stats().unwrap();
     assert_eq!((s.own_txop_waited, s.combined_aggregates), (1, 0));
@@ -176,7 +176,7 @@ fn a_wait_ends_at_max_wait() {
 fn without_a_carrier_or_with_it_off_vo_goes_at_once() {
     let mut ap = ap(&with_qos("airtime"), &[ht_link()]);
     let (mut src, mut out) = (Source::default(), TxOutput::default());
-    ap.enqueue(src.packet(StationId(0), 6, 2, 200), Instant::ZERO, &mut out)
+    ap.enqueue_into(src.packet(StationId(0), 6, 2, 200), Instant::ZERO, &mut out)
         .unwrap();
     assert!(ap.has_frames(Ac::Vo), "no BE frames queued: no carrier");
     let (mut off, _, mut out) = be_backlog_then_vo(&preset("airtime"));
@@ -196,7 +196,7 @@ fn too_many_vo_frames_or_contenders_keep_vo_txops() {
     let mut ap = ap(&with_qos("airtime"), &[ht_link()]);
     let (mut src, mut out) = (Source::default(), TxOutput::default());
     for _ in 0..64 {
-        ap.enqueue(
+        ap.enqueue_into(
             src.packet(StationId(0), 0, 1, 1500),
             Instant::ZERO,
             &mut out,
@@ -205,7 +205,7 @@ fn too_many_vo_frames_or_contenders_keep_vo_txops() {
     }
     // The first two wait for the carrier; with the third the VO queue is too long.
     for _ in 0..3 {
-        ap.enqueue(src.packet(StationId(0), 6, 2, 200), Instant::ZERO, &mut out)
+        ap.enqueue_into(src.packet(StationId(0), 6, 2, 200), Instant::ZERO, &mut out)
             .unwrap();
     }
     assert!(ap.has_frames(Ac::Vo));
@@ -224,14 +224,14 @@ fn too_many_vo_frames_or_contenders_keep_vo_txops() {
         .unwrap();
     }
     for _ in 0..64 {
-        ap.enqueue(
+        ap.enqueue_into(
             src.packet(StationId(0), 0, 1, 1500),
             Instant::ZERO,
             &mut out,
         )
         .unwrap();
     }
-    ap.enqueue(src.packet(StationId(0), 6, 2, 200), Instant::ZERO, &mut out)
+    ap.enqueue_into(src.packet(StationId(0), 6, 2, 200), Instant::ZERO, &mut out)
         .unwrap();
     assert!(ap.has_frames(Ac::Vo));
     assert_eq!(ap.qos_aggregate_stats().unwrap().own_txop_contention, 1);

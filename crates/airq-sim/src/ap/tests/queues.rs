@@ -7,7 +7,7 @@ fn pfifo_fast_tail_drops_at_1000_packets() {
     let mut ap = ap(&preset("fifo"), &[ht_link()]);
     let (mut src, mut out) = (Source::default(), TxOutput::default());
     for _ in 0..2000 {
-        ap.enqueue(
+        ap.enqueue_into(
             src.packet(StationId(0), 0, 1, 1500),
             Instant::ZERO,
             &mut out,
@@ -33,7 +33,7 @@ fn legacy_driver_stops_pulling_at_its_per_ac_limit() {
     let mut ap = ap(&preset("fifo"), &[ht_link()]);
     let (mut src, mut out, mut now) = (Source::default(), TxOutput::default(), Instant::ZERO);
     for _ in 0..400 {
-        ap.enqueue(src.packet(StationId(0), 0, 1, 1500), now, &mut out)
+        ap.enqueue_into(src.packet(StationId(0), 0, 1, 1500), now, &mut out)
             .unwrap();
     }
     let limit = u64::from(ATH9K_TXQ_MAX_PENDING) + 1;
@@ -43,7 +43,7 @@ fn legacy_driver_stops_pulling_at_its_per_ac_limit() {
     // The two aggregates built as the first packets arrived took one packet each.
     assert_eq!(ap.hw_ampdus(Ac::Be), 2);
     // Another AC is not held back by BE's stopped queue.
-    ap.enqueue(src.packet(StationId(0), 6, 2, 200), now, &mut out)
+    ap.enqueue_into(src.packet(StationId(0), 6, 2, 200), now, &mut out)
         .unwrap();
     assert_eq!(ap.backlog().ac[Ac::Vo.index()].qdisc_packets, 0);
     assert!(ap.has_frames(Ac::Vo));
@@ -65,7 +65,7 @@ fn noqueue_in_front_of_a_stopped_legacy_queue_drops() {
     let mut ap = ap(&config, &[ht_link()]);
     let (mut src, mut out) = (Source::default(), TxOutput::default());
     for _ in 0..200 {
-        ap.enqueue(
+        ap.enqueue_into(
             src.packet(StationId(0), 0, 1, 1500),
             Instant::ZERO,
             &mut out,
@@ -100,7 +100,7 @@ fn fq_codel_qdisc_drops_from_the_fattest_flow() {
         } else {
             1
         };
-        ap.enqueue(
+        ap.enqueue_into(
             src.packet(StationId(0), 0, flow, 1000),
             Instant::ZERO,
             &mut out,
@@ -126,7 +126,7 @@ fn fq_codel_qdisc_codel_drops_a_standing_queue() {
     // once the legacy MAC layer is full the qdisc's sojourn time grows far above 5 ms.
     for _ in 0..3000 {
         for _ in 0..3 {
-            ap.enqueue(src.packet(StationId(0), 0, 1, 1500), now, &mut out)
+            ap.enqueue_into(src.packet(StationId(0), 0, 1, 1500), now, &mut out)
                 .unwrap();
         }
         transmit(&mut ap, Ac::Be, &mut now, &mut out, |_| false);

@@ -20,7 +20,7 @@ fn given_up(preset_name: &str, include_queue_time: bool) -> (Duration, DropCause
     let (mut src, mut out) = (Source::default(), TxOutput::default());
     let arrival = Instant::from_millis(100);
     let mut now = arrival;
-    ap.enqueue(src.packet(StationId(0), 0, 1, 1500), now, &mut out)
+    ap.enqueue_into(src.packet(StationId(0), 0, 1, 1500), now, &mut out)
         .unwrap();
     while transmit(&mut ap, Ac::Be, &mut now, &mut out, |_| true).is_some() {
         if let Some((_, cause)) = out.dropped.first() {

@@ -22,7 +22,7 @@ fn ppdus_per_station(preset_name: &str, ppdus: usize) -> Vec<u64> {
     for _ in 0..ppdus {
         for s in (0..links.len() as u32).map(StationId) {
             while ap.station_backlog(s).map_or(0, |b| b.packets()) < 64 {
-                ap.enqueue(src.packet(s, 0, s.0, 1500), now, &mut out)
+                ap.enqueue_into(src.packet(s, 0, s.0, 1500), now, &mut out)
                     .unwrap();
             }
         }

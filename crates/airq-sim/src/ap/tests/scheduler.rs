@@ -12,7 +12,7 @@ fn airtime_shares(config: &ApConfig) -> [f64; 2] {
     for _ in 0..3000 {
         for s in (0..2).map(StationId) {
             while ap.station_backlog(s).unwrap().mac_packets < 80 {
-                ap.enqueue(src.packet(s, 0, 1, 1500), now, &mut out)
+                ap.enqueue_into(src.packet(s, 0, 1, 1500), now, &mut out)
                     .unwrap();
             }
         }

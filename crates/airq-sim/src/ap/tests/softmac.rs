@@ -13,7 +13,7 @@ fn softmac_keeps_at_most_two_aggregates_per_ac_queued() {
         let mut saw_two = false;
         for round in 0..400u32 {
             for s in (0..6).map(StationId) {
-                ap.enqueue(src.packet(s, 0, round % 3, 1500), now, &mut out)
+                ap.enqueue_into(src.packet(s, 0, round % 3, 1500), now, &mut out)
                     .unwrap();
             }
             assert!(ap.hw_ampdus(Ac::Be) <= 2, "{name}");
@@ -33,22 +33,22 @@ fn failed_mpdus_are_retried_first() {
     let mut ap = ap(&preset("fq_mac"), &[ht_link()]);
     let (mut src, mut out, now) = (Source::default(), TxOutput::default(), Instant::ZERO);
     for _ in 0..5 {
-        ap.enqueue(src.packet(StationId(0), 0, 1, 1500), now, &mut out)
+        ap.enqueue_into(src.packet(StationId(0), 0, 1, 1500), now, &mut out)
             .unwrap();
     }
     // The first two packets each went into an aggregate as they arrived.
-    let mut first = ap.next_ppdu(Ac::Be, now, &mut out).unwrap();
+    let mut first = ap.next_ppdu(Ac::Be, now).unwrap();
     assert_eq!(first.mpdus.len(), 1);
     first.mpdus[0].ok = false;
     let d = first.duration;
-    ap.tx_done(first, d, now + d, &mut out);
+    ap.tx_done_into(first, d, now + d, &mut out);
     // The TX tasklet refills one host latency later.
     let refill = now + d + ap.config().host_latency;
     wake_due(&mut ap, refill, &mut out);
     // Then the queued second aggregate, then the retry ahead of the new packets.
-    let second = ap.next_ppdu(Ac::Be, now, &mut out).unwrap();
+    let second = ap.next_ppdu(Ac::Be, now).unwrap();
     assert_eq!(second.mpdus[0].seq, 1);
-    let third = ap.next_ppdu(Ac::Be, now, &mut out).unwrap();
+    let third = ap.next_ppdu(Ac::Be, now).unwrap();
     let seqs: Vec<u64> = third.mpdus.iter().map(|m| m.seq).collect();
     assert_eq!(seqs, [0, 2, 3, 4]);
     assert_eq!(third.mpdus[0].retries, 1);
@@ -61,7 +61,7 @@ fn mpdus_are_dropped_at_the_bss_retry_limit() {
     for name in PRESET_NAMES {
         let mut ap = ap(&preset(name), &[ht_link()]);
         let (mut src, mut out, mut now) = (Source::default(), TxOutput::default(), Instant::ZERO);
-        ap.enqueue(src.packet(StationId(0), 0, 1, 1500), now, &mut out)
+        ap.enqueue_into(src.packet(StationId(0), 0, 1, 1500), now, &mut out)
             .unwrap();
         let mut transmissions = 0;
         while transmit(&mut ap, Ac::Be, &mut now, &mut out, |_| true).is_some() {
