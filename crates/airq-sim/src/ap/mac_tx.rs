@@ -487,6 +487,7 @@ impl MacTx {
         rate_control[station.index()].tx_status(&rate, mpdus, outcome.acked, now);
         ledger.stations[station.index()].retries += u64::from(completion.retried);
         completion.retried = 0;
+        completion.copies = 0;
         let (mut released_us, mut frames, mut woke) = ([0u32; Ac::COUNT], 0u32, false);
         let multi_tid = !rider_keys.is_empty();
         // The TID (and so AC) each frame was sent on: the PPDU's, but for riders.

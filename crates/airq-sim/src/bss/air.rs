@@ -8,7 +8,10 @@
 use super::nodes::Nodes;
 use super::BssScenario;
 use crate::engine::rng::RngStream;
-use crate::mac::exchange::{collided_airtime, exchange_airtime};
+use crate::mac::block_ack_req::BlockAckReq;
+use crate::mac::exchange::{
+    block_ack_req_airtime, block_ack_req_duration, collided_airtime, exchange_airtime,
+};
 use crate::mac::frame::{Mpdu, Ppdu};
 use crate::mac::link::BssConfig;
 use crate::mac::medium::{Access, EdcafId, Medium};
@@ -17,16 +20,22 @@ use crate::metrics::{Metrics, StationMetrics};
 use crate::net::packet::{NodeId, SimPacket};
 use crate::phy::noise::db_to_ratio;
 use crate::phy::per::ChunkErrors;
-use airq::phy::Rate;
-use airq::{Ac, Duration, Instant, Tid};
+use airq::phy::{mac_frame, Rate};
+use airq::{Ac, Duration, Instant, StationId, Tid};
 
 /// What is on the air during an exchange.
 struct OnAir {
     edcaf: EdcafId,
-    /// `None` for a beacon.
-    ppdu: Option<Ppdu>,
+    frame: Frame,
     /// The exchange's airtime for this transmitter.
     airtime: Duration,
+}
+
+/// What a transmitter sends.
+enum Frame {
+    Beacon,
+    Data(Ppdu),
+    BlockAckReq(BlockAckReq),
 }
 
 /// A PPDU as it was received, for a capture of the air: its MPDUs received without
@@ -167,21 +176,31 @@ impl Air {
                     let airtime = bss.beacon_rate.ppdu_duration(bss.beacon_bytes, bss.band);
                     self.on_air.push(OnAir {
                         edcaf: id,
-                        ppdu: None,
+                        frame: Frame::Beacon,
                         airtime,
                     });
                 }
-                Access::Data(ac) => match nodes.tx_path(id.node()).next_ppdu(ac, now) {
-                    Some(ppdu) => {
-                        let airtime = exchange_airtime(bss, &ppdu);
-                        self.on_air.push(OnAir {
-                            edcaf: id,
-                            ppdu: Some(ppdu),
-                            airtime,
-                        });
-                    }
-                    None => self.medium.deactivate(id),
-                },
+                Access::Data(ac) => {
+                    let node = id.node();
+                    let (frame, airtime) = match nodes.block_ack_req(node, ac) {
+                        Some(bar) => (Frame::BlockAckReq(bar), block_ack_req_airtime(bss)),
+                        None => match nodes.tx_path(node).next_ppdu(ac, now) {
+                            Some(ppdu) => {
+                                let airtime = exchange_airtime(bss, &ppdu);
+                                (Frame::Data(ppdu), airtime)
+                            }
+                            None => {
+                                self.medium.deactivate(id);
+                                continue;
+                            }
+                        },
+                    };
+                    self.on_air.push(OnAir {
+                        edcaf: id,
+                        frame,
+                        airtime,
+                    });
+                }
             }
         }
         for &id in &internal {
@@ -195,12 +214,15 @@ impl Air {
         }
         self.collision = self.on_air.len() > 1;
         let busy = if self.collision {
-            // Everyone transmits what it started with: its RTS, or the whole PPDU.
+            // Everyone transmits what it started with: its RTS, or the whole PPDU or
+            // BlockAckReq.
             self.on_air
                 .iter_mut()
                 .map(|a| {
-                    if let Some(p) = &a.ppdu {
-                        a.airtime = collided_airtime(bss, p);
+                    match &a.frame {
+                        Frame::Data(p) => a.airtime = collided_airtime(bss, p),
+                        Frame::BlockAckReq(_) => a.airtime = block_ack_req_duration(bss),
+                        Frame::Beacon => {}
                     }
                     a.airtime
                 })
@@ -242,22 +264,35 @@ impl Air {
         }
         let mut on_air = std::mem::take(&mut self.on_air);
         for a in on_air.drain(..) {
-            let Some(mut ppdu) = a.ppdu else {
-                metrics.channel.beacon += a.airtime;
-                continue;
+            let exchange_start = Instant::from_nanos(now.as_nanos() - span.as_nanos());
+            let mut ppdu = match a.frame {
+                Frame::Beacon => {
+                    metrics.channel.beacon += a.airtime;
+                    continue;
+                }
+                Frame::BlockAckReq(bar) => {
+                    let ok = !collision
+                        && !self.control_exchange_lost(scenario, bar.src, bar.dst, exchange_start);
+                    self.account_control(metrics, bar.src, bar.dst, a.airtime, collision);
+                    if ok {
+                        self.medium.succeeded(a.edcaf);
+                    } else {
+                        self.medium.failed(a.edcaf);
+                    }
+                    nodes.block_ack_req_done(bar, ok, &mut report.delivered);
+                    report.senders.push(bar.src);
+                    continue;
+                }
+                Frame::Data(ppdu) => ppdu,
             };
-            let station = match (ppdu.src, ppdu.dst) {
-                (NodeId::Sta(s), _) | (_, NodeId::Sta(s)) => s,
-                (NodeId::Ap, NodeId::Ap) => unreachable!("the AP does not send to itself"),
-            };
+            let station = station_of(ppdu.src, ppdu.dst);
             let uplink = ppdu.src != NodeId::Ap;
             let link = &scenario.stations[station.index()];
             // With a channel, the SNR of the PPDU as it started decides each MPDU's error
             // probability by its length; without, the link's fixed probability.
             let snr_db = link.channel.as_ref().map(|channel| {
                 let bss = &scenario.bss;
-                let start = Instant::from_nanos(now.as_nanos() - span.as_nanos());
-                channel.snr_db(&bss.radio, bss.band, &ppdu.rate, uplink, start)
+                channel.snr_db(&bss.radio, bss.band, &ppdu.rate, uplink, exchange_start)
             });
             let errors = snr_db.map(|snr| ChunkErrors::new(&ppdu.rate, db_to_ratio(snr)));
             let fixed = link.mpdu_error;
@@ -300,14 +335,41 @@ impl Air {
             }
             let (node, dst) = (ppdu.src, ppdu.dst);
             let tid = ppdu.tid;
+            // The recipient's Ack or BlockAck may be lost (with a channel): it has what
+            // it received, and the originator, which hears nothing, sends it all again.
+            let response_lost = received > 0 && self.response_lost(scenario, &ppdu, exchange_start);
+            if response_lost {
+                let mut copies: Vec<(u64, SimPacket)> = Vec::new();
+                for mpdu in ppdu.mpdus.iter_mut().filter(|m| m.ok) {
+                    mpdu.ok = false;
+                    mpdu.received = true;
+                    copies.push((mpdu.seq, mpdu.packet.clone()));
+                }
+                nodes.receive(
+                    (node, dst, tid),
+                    &mut copies,
+                    &mut report.delivered,
+                    &mut report.dropped,
+                );
+            }
             let (outcome, mut out) = nodes.tx_path(node).tx_done(ppdu, a.airtime, now);
-            debug_assert_eq!(outcome.acked as usize, received, "the MAC's report");
+            debug_assert_eq!(
+                outcome.acked as usize,
+                if response_lost { 0 } else { received },
+                "the MAC's report"
+            );
             if outcome.resets_cw() {
                 self.medium.succeeded(a.edcaf);
             } else {
                 self.medium.failed(a.edcaf);
             }
-            nodes.receive(node, dst, tid, &mut out, &mut report.delivered);
+            nodes.receive(
+                (node, dst, tid),
+                &mut out.acked,
+                &mut report.delivered,
+                &mut report.dropped,
+            );
+            nodes.gave_up(node, dst, &mut out.given_up);
             report.dropped.append(&mut out.dropped);
             // The AP charges the airtime of what it received (mac80211's
             // `ieee80211_sta_register_airtime`, called by ath9k's `ath_rx_count_airtime`
@@ -324,6 +386,80 @@ impl Air {
         report
     }
 
+    /// Whether the Ack or BlockAck answering `ppdu` is lost: with a channel model, by
+    /// the error rate of the response frame at its control rate and the SNR of the
+    /// way back; without one never (the link's fixed error probability is a data
+    /// MPDU's).
+    fn response_lost(&mut self, scenario: &BssScenario, ppdu: &Ppdu, start: Instant) -> bool {
+        let station = station_of(ppdu.src, ppdu.dst);
+        let Some(channel) = &scenario.stations[station.index()].channel else {
+            return false;
+        };
+        let bss = &scenario.bss;
+        let rate = bss.control_rate(&ppdu.rate);
+        let bytes = if ppdu.aggregate {
+            mac_frame::BLOCK_ACK_COMPRESSED_BYTES
+        } else {
+            mac_frame::ACK_BYTES
+        };
+        let back = ppdu.src == NodeId::Ap; // the response goes up when the data went down
+        let snr = channel.snr_db(&bss.radio, bss.band, &rate, back, start);
+        let error = ChunkErrors::new(&rate, db_to_ratio(snr)).mpdu_error(bytes);
+        self.error_rngs[station.index()].chance(error)
+    }
+
+    /// Whether a BlockAckReq exchange from `src` to `dst` fails by errors: with a
+    /// channel model, the BlockAckReq at the lowest basic rate and its BlockAck at the
+    /// response rate; without one never.
+    fn control_exchange_lost(
+        &mut self,
+        scenario: &BssScenario,
+        src: NodeId,
+        dst: NodeId,
+        start: Instant,
+    ) -> bool {
+        let station = station_of(src, dst);
+        let Some(channel) = &scenario.stations[station.index()].channel else {
+            return false;
+        };
+        let bss = &scenario.bss;
+        let uplink = src != NodeId::Ap;
+        let (bar_rate, ba_rate) = (
+            bss.basic_rates.lowest(),
+            bss.control_rate(&bss.basic_rates.lowest()),
+        );
+        let there = channel.snr_db(&bss.radio, bss.band, &bar_rate, uplink, start);
+        let back = channel.snr_db(&bss.radio, bss.band, &ba_rate, !uplink, start);
+        let rng = &mut self.error_rngs[station.index()];
+        rng.chance(
+            ChunkErrors::new(&bar_rate, db_to_ratio(there))
+                .mpdu_error(mac_frame::BLOCK_ACK_REQ_COMPRESSED_BYTES),
+        ) || rng.chance(
+            ChunkErrors::new(&ba_rate, db_to_ratio(back))
+                .mpdu_error(mac_frame::BLOCK_ACK_COMPRESSED_BYTES),
+        )
+    }
+
+    /// Counts a control exchange's airtime for its station, each way as its sender.
+    fn account_control(
+        &self,
+        metrics: &mut Metrics,
+        src: NodeId,
+        dst: NodeId,
+        airtime: Duration,
+        collision: bool,
+    ) {
+        let m = &mut metrics.stations[station_of(src, dst).index()];
+        if src == NodeId::Ap {
+            m.airtime_down += airtime;
+        } else {
+            m.airtime_up += airtime;
+        }
+        if collision {
+            m.collisions += 1;
+        }
+    }
+
     /// Takes back the buffers of a report the hosts have done with.
     pub fn recycle(&mut self, mut report: ExchangeReport) {
         report.senders.clear();
@@ -331,5 +467,13 @@ impl Air {
         report.aired.clear();
         report.dropped.clear();
         self.spare = report;
+    }
+}
+
+/// The station at the other end of an exchange from the AP.
+fn station_of(src: NodeId, dst: NodeId) -> StationId {
+    match (src, dst) {
+        (NodeId::Sta(s), _) | (_, NodeId::Sta(s)) => s,
+        (NodeId::Ap, NodeId::Ap) => unreachable!("the AP does not send to itself"),
     }
 }

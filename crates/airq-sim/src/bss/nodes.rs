@@ -1,13 +1,15 @@
 //! The BSS's nodes: the AP's transmit path (its queueing design and driver) and each
 //! station's, and on the receiving side each node's reordering buffers (the recipient's
 //! half of a BlockAck agreement, as ns-3's `RecipientBlockAckAgreement`; the
-//! originator's window is in the transmit path, [`crate::mac::tid_tx`]). The hosts hand
+//! originator's window is in the transmit path, [`crate::mac::tid_tx`]) and the
+//! BlockAckReqs each originator owes ([`crate::mac::block_ack_req`]). The hosts hand
 //! them packets; the air asks them for PPDUs, reports each PPDU's outcome and hands the
 //! recipient what arrived. What a call drops it returns.
 
 use crate::ap::ApTx;
-use crate::mac::reorder::Recipient;
-use crate::mac::txpath::{Dropped, TxOutput, TxPath};
+use crate::mac::block_ack_req::{BlockAckReq, PendingBars};
+use crate::mac::reorder::{Reception, Recipient};
+use crate::mac::txpath::{DropCause, Dropped, TxPath};
 use crate::net::packet::{NodeId, SimPacket};
 use crate::station::StationTx;
 use airq::{Ac, Instant, Tid};
@@ -21,6 +23,8 @@ pub(super) struct Nodes {
     ap_rx: Vec<Recipient>,
     /// Each station's receive reordering buffers, for the AP (the originator).
     station_rx: Vec<Recipient>,
+    /// The BlockAckReqs the originators owe.
+    bars: PendingBars,
 }
 
 impl Nodes {
@@ -31,6 +35,7 @@ impl Nodes {
             stations,
             ap_rx: (0..n).map(|_| Recipient::default()).collect(),
             station_rx: (0..n).map(|_| Recipient::default()).collect(),
+            bars: PendingBars::new(n + 1),
         }
     }
 
@@ -42,12 +47,14 @@ impl Nodes {
         }
     }
 
-    /// Whether `node`'s EDCA function of `ac` has a frame to contend for.
+    /// Whether `node`'s EDCA function of `ac` has a frame to contend for: data, or a
+    /// BlockAckReq it owes.
     pub fn has_frames(&self, node: NodeId, ac: Ac) -> bool {
-        match node {
-            NodeId::Ap => self.ap.has_frames(ac),
-            NodeId::Sta(s) => self.stations[s.index()].has_frames(ac),
-        }
+        self.bars.owes(node, ac)
+            || match node {
+                NodeId::Ap => self.ap.has_frames(ac),
+                NodeId::Sta(s) => self.stations[s.index()].has_frames(ac),
+            }
     }
 
     /// Hands `packet` to the transmit path of its sender, `node`; returns what that
@@ -66,65 +73,86 @@ impl Nodes {
         }
     }
 
-    /// Hands the recipient of an exchange what its originator reported in `out`
-    /// (MPDUs acknowledged and given up) and appends every packet its reordering buffer
-    /// lets go, in order, to `released`. A multi-TID A-MPDU (combined QoS aggregates,
-    /// [`airq::aggregate::qos_aggregate`]) is reordered per TID, as its Multi-STA
-    /// BlockAck acknowledges it (IEEE 802.11ax-2021 26.6.3): the TIDs that rode at its
-    /// head first, then the PPDU's own `tid`.
+    /// Hands the recipient of an exchange the MPDUs its originator reported received
+    /// in `acked` and appends every packet its reordering buffer lets go, in order, to
+    /// `released`; a late one (the window moved past it) goes to `lost`. A multi-TID
+    /// A-MPDU (combined QoS aggregates, [`airq::aggregate::qos_aggregate`]) is
+    /// reordered per TID, as its Multi-STA BlockAck acknowledges it (IEEE 802.11ax-2021
+    /// 26.6.3): the TIDs that rode at its head first, then the PPDU's own `tid`.
     pub fn receive(
         &mut self,
-        src: NodeId,
-        dst: NodeId,
-        tid: Tid,
-        out: &mut TxOutput,
+        (src, dst, tid): (NodeId, NodeId, Tid),
+        acked: &mut Vec<(u64, SimPacket)>,
         released: &mut Vec<SimPacket>,
+        lost: &mut Dropped,
     ) {
-        let recipient = match (src, dst) {
-            (NodeId::Ap, NodeId::Sta(s)) => &mut self.station_rx[s.index()],
-            (NodeId::Sta(s), NodeId::Ap) => &mut self.ap_rx[s.index()],
-            _ => unreachable!("every exchange is between the AP and a station"),
-        };
-        let multi_tid = out.acked.iter().any(|(_, p)| p.tid != tid)
-            || out.given_up.iter().any(|&(t, _)| t != tid);
-        if !multi_tid {
+        let recipient = self.recipient(src, dst);
+        if acked.iter().all(|(_, p)| p.tid == tid) {
             let buffer = recipient.tid(tid);
-            for (seq, packet) in out.acked.drain(..) {
-                buffer.receive(seq, packet);
-            }
-            for (_, seq) in out.given_up.drain(..) {
-                buffer.give_up(seq);
+            for (seq, packet) in acked.drain(..) {
+                if let Reception::Late(p) = buffer.receive(seq, packet) {
+                    lost.push((p, DropCause::RetryLimit));
+                }
             }
             buffer.release(released);
             return;
         }
         let mut tids: Vec<Tid> = Vec::new();
-        let others =
-            (out.acked.iter().map(|(_, p)| p.tid)).chain(out.given_up.iter().map(|&(t, _)| t));
-        for t in others {
-            if t != tid && !tids.contains(&t) {
-                tids.push(t);
+        for (_, p) in acked.iter() {
+            if p.tid != tid && !tids.contains(&p.tid) {
+                tids.push(p.tid);
             }
         }
         tids.push(tid);
-        let mut acked = std::mem::take(&mut out.acked);
-        let mut given_up = std::mem::take(&mut out.given_up);
         for t in tids {
-            let buffer = recipient.tid(t);
             let (mine, rest): (Vec<_>, Vec<_>) = acked.drain(..).partition(|(_, p)| p.tid == t);
-            acked = rest;
+            *acked = rest;
+            let buffer = recipient.tid(t);
             for (seq, packet) in mine {
-                buffer.receive(seq, packet);
+                if let Reception::Late(p) = buffer.receive(seq, packet) {
+                    lost.push((p, DropCause::RetryLimit));
+                }
             }
-            for &(_, seq) in given_up.iter().filter(|&&(gt, _)| gt == t) {
-                buffer.give_up(seq);
-            }
-            given_up.retain(|&(gt, _)| gt != t);
             buffer.release(released);
         }
-        debug_assert!(acked.is_empty() && given_up.is_empty());
-        // Keep the (now empty) buffers' capacity.
-        out.acked = acked;
-        out.given_up = given_up;
+    }
+
+    /// The originator `src` gave up the MPDUs `given_up` (TID and sequence number) of
+    /// its agreements with `dst`: it owes a BlockAckReq past them.
+    pub fn gave_up(&mut self, src: NodeId, dst: NodeId, given_up: &mut Vec<(Tid, u64)>) {
+        for (tid, seq) in given_up.drain(..) {
+            self.bars.request(src, dst, tid, seq + 1);
+        }
+    }
+
+    /// `node`'s EDCA function of `ac` won the medium: the BlockAckReq it owes, if any,
+    /// goes before its data.
+    pub fn block_ack_req(&mut self, node: NodeId, ac: Ac) -> Option<BlockAckReq> {
+        self.bars.send(node, ac)
+    }
+
+    /// The exchange of `bar` ended, `ok` if it got through: the recipient releases what
+    /// it held before its Starting Sequence Number into `released`.
+    pub fn block_ack_req_done(
+        &mut self,
+        bar: BlockAckReq,
+        ok: bool,
+        released: &mut Vec<SimPacket>,
+    ) {
+        if ok {
+            self.recipient(bar.src, bar.dst)
+                .tid(bar.tid)
+                .block_ack_req(bar.ssn, released);
+        }
+        self.bars.done(bar, ok);
+    }
+
+    /// The reordering buffers `dst` keeps for the originator `src`.
+    fn recipient(&mut self, src: NodeId, dst: NodeId) -> &mut Recipient {
+        match (src, dst) {
+            (NodeId::Ap, NodeId::Sta(s)) => &mut self.station_rx[s.index()],
+            (NodeId::Sta(s), NodeId::Ap) => &mut self.ap_rx[s.index()],
+            _ => unreachable!("every exchange is between the AP and a station"),
+        }
     }
 }

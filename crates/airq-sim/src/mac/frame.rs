@@ -24,6 +24,10 @@ pub struct Mpdu {
     pub first_tx_at: Option<Instant>,
     /// Set by the channel: received without error.
     pub ok: bool,
+    /// The recipient has it already: an earlier transmission was received but its
+    /// Ack or BlockAck was lost, so the originator sends it again (the recipient
+    /// discards the copy).
+    pub received: bool,
 }
 
 impl Mpdu {
@@ -34,6 +38,7 @@ impl Mpdu {
             retries: 0,
             first_tx_at: None,
             ok: false,
+            received: false,
         }
     }
 

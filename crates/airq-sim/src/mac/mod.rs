@@ -4,6 +4,7 @@
 //! ([`reorder`]), and the boundary a node's transmit path offers the medium.
 
 pub mod basic_rates;
+pub mod block_ack_req;
 pub mod edca;
 pub mod exchange;
 pub mod frame;

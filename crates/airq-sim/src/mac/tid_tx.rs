@@ -151,21 +151,25 @@ pub struct Completion {
     /// Acknowledged: the caller accounts them, then hands them to the recipient
     /// ([`ReorderBuffer::receive`](super::reorder::ReorderBuffer::receive)).
     pub delivered: Vec<(u64, SimPacket)>,
-    /// Dropped at the retry limit (the recipient is told,
-    /// [`ReorderBuffer::give_up`](super::reorder::ReorderBuffer::give_up)).
+    /// Dropped at the retry limit, or before an MPDU dropped at it (the originator
+    /// then sends a BlockAckReq past them,
+    /// [`ReorderBuffer::block_ack_req`](super::reorder::ReorderBuffer::block_ack_req)).
     pub dropped: Vec<(u64, SimPacket)>,
-    /// Dropped by the time-based retry limit ([`RetryTimeParams`]), told to the
-    /// recipient as `dropped` are.
+    /// Dropped by the time-based retry limit ([`RetryTimeParams`]), followed by a
+    /// BlockAckReq as `dropped` are.
     pub expired: Vec<(u64, SimPacket)>,
     /// MPDUs that failed and wait for another try (the caller resets it).
     pub retried: u32,
+    /// Of `delivered`, those not acknowledged: given up, but the recipient had them
+    /// already ([`Mpdu::received`]; the caller resets it).
+    pub copies: u32,
 }
 
 impl Completion {
     /// The MAC's report of the completed PPDU.
     pub fn outcome(&self) -> TxOutcome {
         TxOutcome {
-            acked: self.delivered.len() as u32,
+            acked: self.delivered.len() as u32 - self.copies,
             retried: self.retried,
             dropped: (self.dropped.len() + self.expired.len()) as u32,
         }
@@ -333,6 +337,16 @@ impl TidTx {
         mpdu
     }
 
+    /// Drops an MPDU a BlockAckReq moves the window past, unless the recipient has it.
+    fn flush(mpdu: Mpdu, out: &mut Completion) {
+        if mpdu.received {
+            out.copies += 1;
+            out.delivered.push((mpdu.seq, mpdu.packet));
+        } else {
+            out.dropped.push((mpdu.seq, mpdu.packet));
+        }
+    }
+
     /// Takes back a finished PPDU of this TID: received MPDUs are acknowledged, failed
     /// ones count a retry and wait for the next PPDU, or are dropped at `retry_limit`.
     pub fn complete(&mut self, ppdu: Ppdu, retry_limit: u8, out: &mut Completion) {
@@ -350,6 +364,8 @@ impl TidTx {
     ) {
         let mut failed = Vec::new();
         let mut mpdus = ppdu.mpdus;
+        // The highest sequence number given up: the BlockAckReq's SSN will be the next.
+        let mut given_up = None;
         for mut mpdu in mpdus.drain(..) {
             if self.in_flight.front() == Some(&mpdu.seq) {
                 self.in_flight.pop_front(); // the usual case: completions come in order
@@ -365,16 +381,40 @@ impl TidTx {
                 let first_tx = *mpdu.first_tx_at.get_or_insert(started);
                 params.expired(&mpdu, first_tx, now)
             });
-            if mpdu.retries >= retry_limit {
-                out.dropped.push((mpdu.seq, mpdu.packet));
-            } else if expired {
-                out.expired.push((mpdu.seq, mpdu.packet));
-            } else {
+            if mpdu.retries < retry_limit && !expired {
                 out.retried += 1;
                 failed.push(mpdu);
+            } else if mpdu.received {
+                // The recipient has it (only its Ack or BlockAck was lost).
+                out.copies += 1;
+                out.delivered.push((mpdu.seq, mpdu.packet));
+            } else {
+                given_up = given_up.max(Some(mpdu.seq));
+                if mpdu.retries >= retry_limit {
+                    out.dropped.push((mpdu.seq, mpdu.packet));
+                } else {
+                    out.expired.push((mpdu.seq, mpdu.packet));
+                }
             }
         }
         self.spare = mpdus;
+        // The BlockAckReq will move the recipient's window past the MPDUs given up, so
+        // those before them that wait for a retry would be discarded there: they are
+        // dropped now, as ath9k completes as failed every subframe before `bar_index`
+        // (`ath_tx_get_tid_subframe`, drivers/net/wireless/ath/ath9k/xmit.c).
+        if let Some(last) = given_up {
+            let (before, after): (Vec<Mpdu>, Vec<Mpdu>) =
+                failed.into_iter().partition(|m| m.seq < last);
+            failed = after;
+            for mpdu in before {
+                out.retried -= 1;
+                Self::flush(mpdu, out);
+            }
+            while self.pending.front().is_some_and(|m| m.seq < last) {
+                let mpdu = self.pending.pop_front().expect("checked");
+                Self::flush(mpdu, out);
+            }
+        }
         // Retries go first, in sequence order, ahead of anything held over.
         for mpdu in failed {
             let at = self
@@ -466,5 +506,80 @@ mod tests {
         assert_eq!(longest_within(100, |_| true), 100);
         assert_eq!(longest_within(100, |_| false), 0);
         assert_eq!(longest_within(0, |_| true), 0);
+    }
+
+    fn udp(id: u64) -> SimPacket {
+        use crate::net::packet::{FlowIndex, Payload};
+        use airq::{Ecn, Instant, StationId};
+        SimPacket {
+            id,
+            flow: FlowIndex(0),
+            station: StationId(0),
+            uplink: false,
+            relay_to: None,
+            len_bytes: 1500,
+            tid: Tid::new(0).unwrap(),
+            flow_hash: 0,
+            ecn: Ecn::NotEct,
+            created: Instant::ZERO,
+            payload: Payload::Udp,
+            enqueue_time: Instant::ZERO,
+            airtime_est_us: 0,
+        }
+    }
+
+    /// Three MPDUs sent, all lost: 0 and 1 are retried. Sent again with 2 new ones, 1
+    /// reaches the retry limit while 0 (lost again) and 2 would wait for a retry: the
+    /// BlockAckReq past 1 would make the recipient discard 0, so it is dropped with 1
+    /// (ath9k's `bar_index`); 2 stays. An MPDU the recipient has (its BlockAck was
+    /// lost) is delivered, not dropped, when its retries run out.
+    #[test]
+    fn giving_up_an_mpdu_drops_the_earlier_ones_waiting_for_a_retry() {
+        use airq::StationId;
+        let bss = BssConfig::ofdm(Band::Ghz5);
+        let link = ht20(7);
+        let tid = Tid::new(0).unwrap();
+        let limits = AggregateLimits::new(&bss, &link, tid);
+        let ends = (NodeId::Ap, NodeId::Sta(StationId(0)), tid);
+        let mut tx = TidTx::default();
+        let mut queue: Vec<SimPacket> = (0..3).rev().map(udp).collect();
+        let mut out = Completion::default();
+        let mut ppdu = tx
+            .build_ppdu(ends, &bss, &link, &limits, || queue.pop())
+            .unwrap();
+        assert_eq!(ppdu.mpdus.len(), 3);
+        // 1 has used up all but one try; 2's recipient got it but the BlockAck was lost.
+        ppdu.mpdus[1].retries = 8;
+        ppdu.mpdus[2].received = true;
+        tx.complete(ppdu, 10, &mut out);
+        assert_eq!((out.retried, tx.pending_len()), (3, 3));
+        out.retried = 0;
+        let ppdu = tx.build_ppdu(ends, &bss, &link, &limits, || None).unwrap();
+        let seqs: Vec<u64> = ppdu.mpdus.iter().map(|m| m.seq).collect();
+        assert_eq!(seqs, [0, 1, 2]);
+        tx.complete(ppdu, 10, &mut out);
+        // 1 given up at the limit, 0 before it; 2 retried.
+        let dropped: Vec<u64> = out.dropped.iter().map(|(s, _)| *s).collect();
+        assert_eq!(dropped, [1, 0]);
+        assert_eq!((out.retried, tx.pending_len()), (1, 1));
+        assert_eq!(
+            out.outcome(),
+            TxOutcome {
+                acked: 0,
+                retried: 1,
+                dropped: 2
+            }
+        );
+        // 2 runs out of tries: the recipient has it, so it leaves as delivered, not
+        // acknowledged.
+        out = Completion::default();
+        for _ in 0..8 {
+            let ppdu = tx.build_ppdu(ends, &bss, &link, &limits, || None).unwrap();
+            tx.complete(ppdu, 10, &mut out);
+        }
+        assert_eq!(tx.pending_len(), 0);
+        assert_eq!(out.delivered.len(), 1);
+        assert!(out.dropped.is_empty());
+        assert_eq!((out.copies, out.outcome().acked), (1, 0));
     }
 }

@@ -141,6 +141,7 @@ impl TxPath for StationTx {
         self.rate_control
             .tx_status(&rate, mpdus, outcome.acked, now);
         c.retried = 0;
+        c.copies = 0;
         out.acked.append(&mut c.delivered);
         for (seq, p) in c.dropped.drain(..) {
             out.given_up.push((ppdu_tid, seq));

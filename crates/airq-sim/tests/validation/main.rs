@@ -3,6 +3,7 @@
 
 mod anomaly;
 mod bianchi;
+mod block_ack;
 mod channel;
 mod determinism;
 mod http;

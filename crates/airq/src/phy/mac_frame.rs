@@ -33,6 +33,9 @@ pub const CTS_BYTES: u32 = 14;
 pub const RTS_BYTES: u32 = 20;
 /// Compressed BlockAck frame (64-bit bitmap).
 pub const BLOCK_ACK_COMPRESSED_BYTES: u32 = 32;
+/// Compressed BlockAckReq frame (IEEE 802.11-2020 9.3.1.7: Frame Control, Duration, RA,
+/// TA, BAR Control, Starting Sequence Control, FCS).
+pub const BLOCK_ACK_REQ_COMPRESSED_BYTES: u32 = 24;
 
 /// The length of an MPDU carrying `payload_bytes` with `overhead_bytes` of MAC framing
 /// (saturating, so an absurd input cannot wrap).
