@@ -334,7 +334,7 @@ impl Air {
                 m.collisions += 1;
             }
             let (node, dst) = (ppdu.src, ppdu.dst);
-            let tid = ppdu.tid;
+            let (tid, aggregate) = (ppdu.tid, ppdu.aggregate);
             // The recipient's Ack or BlockAck may be lost (with a channel): it has what
             // it received, and the originator, which hears nothing, sends it all again.
             let response_lost = received > 0 && self.response_lost(scenario, &ppdu, exchange_start);
@@ -369,7 +369,12 @@ impl Air {
                 &mut report.delivered,
                 &mut report.dropped,
             );
-            nodes.gave_up(node, dst, &mut out.given_up);
+            nodes.gave_up(
+                (node, dst),
+                aggregate,
+                &mut out.given_up,
+                &mut report.delivered,
+            );
             report.dropped.append(&mut out.dropped);
             // The AP charges the airtime of what it received (mac80211's
             // `ieee80211_sta_register_airtime`, called by ath9k's `ath_rx_count_airtime`

@@ -117,11 +117,26 @@ impl Nodes {
         }
     }
 
-    /// The originator `src` gave up the MPDUs `given_up` (TID and sequence number) of
-    /// its agreements with `dst`: it owes a BlockAckReq past them.
-    pub fn gave_up(&mut self, src: NodeId, dst: NodeId, given_up: &mut Vec<(Tid, u64)>) {
+    /// The originator `src` gave up the MPDUs `given_up` (TID and sequence number) it
+    /// sent `dst`: under a BlockAck agreement (`block_ack`: A-MPDUs) it owes a
+    /// BlockAckReq past them; without one (single MPDUs with a normal Ack) the
+    /// recipient holds nothing behind a gap, and lets go past it at once (into
+    /// `released`).
+    pub fn gave_up(
+        &mut self,
+        (src, dst): (NodeId, NodeId),
+        block_ack: bool,
+        given_up: &mut Vec<(Tid, u64)>,
+        released: &mut Vec<SimPacket>,
+    ) {
         for (tid, seq) in given_up.drain(..) {
-            self.bars.request(src, dst, tid, seq + 1);
+            if block_ack {
+                self.bars.request(src, dst, tid, seq + 1);
+            } else {
+                self.recipient(src, dst)
+                    .tid(tid)
+                    .block_ack_req(seq + 1, released);
+            }
         }
     }
 

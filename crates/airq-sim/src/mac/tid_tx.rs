@@ -363,6 +363,7 @@ impl TidTx {
         out: &mut Completion,
     ) {
         let mut failed = Vec::new();
+        let block_ack = ppdu.aggregate;
         let mut mpdus = ppdu.mpdus;
         // The highest sequence number given up: the BlockAckReq's SSN will be the next.
         let mut given_up = None;
@@ -398,11 +399,12 @@ impl TidTx {
             }
         }
         self.spare = mpdus;
-        // The BlockAckReq will move the recipient's window past the MPDUs given up, so
-        // those before them that wait for a retry would be discarded there: they are
-        // dropped now, as ath9k completes as failed every subframe before `bar_index`
-        // (`ath_tx_get_tid_subframe`, drivers/net/wireless/ath/ath9k/xmit.c).
-        if let Some(last) = given_up {
+        // Under a BlockAck agreement the BlockAckReq will move the recipient's window
+        // past the MPDUs given up, so those before them that wait for a retry would be
+        // discarded there: they are dropped now, as ath9k completes as failed every
+        // subframe before `bar_index` (`ath_tx_get_tid_subframe`,
+        // drivers/net/wireless/ath/ath9k/xmit.c).
+        if let Some(last) = given_up.filter(|_| block_ack) {
             let (before, after): (Vec<Mpdu>, Vec<Mpdu>) =
                 failed.into_iter().partition(|m| m.seq < last);
             failed = after;
