@@ -6,6 +6,7 @@
 //! MPDU's.
 
 use super::basic_rates::BasicRateSet;
+use super::protection::{protection_rate, Protection};
 use super::timing::MacTiming;
 use crate::mac::edca::{EdcaParams, TxopColumn};
 use crate::mac::frame::Ppdu;
@@ -52,6 +53,10 @@ pub struct BssConfig {
     pub max_aggregate_airtime: Duration,
     /// RTS/CTS before every data PPDU (10.3.2.8).
     pub rts_cts: bool,
+    /// ERP protection of OFDM frames for non-ERP stations (10.26.2,
+    /// [`crate::mac::protection`]): CTS-to-self, or RTS/CTS, at a DSSS rate before every
+    /// OFDM-modulated PPDU; with `rts_cts` set, RTS/CTS. Off by default.
+    pub protection: Protection,
     /// Transmit power, noise figure and path loss model of stations with a channel.
     pub radio: RadioParams,
 }
@@ -77,6 +82,7 @@ impl BssConfig {
             ampdu_retry_limit: ATH_MAX_SW_RETRIES + 1,
             max_aggregate_airtime: Duration::from_micros(4000),
             rts_cts: false,
+            protection: Protection::None,
             radio: RadioParams::default(),
         }
     }
@@ -98,21 +104,42 @@ impl BssConfig {
             ampdu_retry_limit: ATH_MAX_SW_RETRIES + 1,
             max_aggregate_airtime: Duration::from_micros(4000),
             rts_cts: false,
+            protection: Protection::None,
             radio: RadioParams::default(),
         }
     }
 
     /// The retry limit (transmissions, the first included) of the MPDUs of `ppdu`:
     /// [`ampdu_retry_limit`](Self::ampdu_retry_limit) in an A-MPDU, else
-    /// [`retry_limit`](Self::retry_limit), at most dot11LongRetryLimit (4) behind RTS/CTS.
+    /// [`retry_limit`](Self::retry_limit), at most dot11LongRetryLimit (4) behind RTS/CTS
+    /// (the RTS threshold's or RTS/CTS protection's; CTS-to-self does not make a frame
+    /// "long").
     pub fn retry_limit_for(&self, ppdu: &Ppdu) -> u8 {
         if ppdu.aggregate {
             self.ampdu_retry_limit
-        } else if self.rts_cts {
+        } else if self.uses_rts(&ppdu.rate) {
             self.retry_limit.min(DOT11_LONG_RETRY_LIMIT)
         } else {
             self.retry_limit
         }
+    }
+
+    /// Whether a data frame at `rate` is sent behind an RTS: `rts_cts`, or RTS/CTS
+    /// protection of an OFDM frame.
+    pub fn uses_rts(&self, rate: &Rate) -> bool {
+        self.rts_cts || (self.protection == Protection::RtsCts && self.protection.protects(rate))
+    }
+
+    /// Whether a data frame at `rate` is preceded by a protection frame at a DSSS rate
+    /// ([`protection_rate`]): an OFDM frame while protection is on.
+    pub fn protects(&self, rate: &Rate) -> bool {
+        self.protection.protects(rate)
+    }
+
+    /// The rate of the CTS-to-self or RTS protecting a data frame at `rate`
+    /// ([`protection_rate`]).
+    pub fn protection_rate(&self, rate: &Rate) -> Rate {
+        protection_rate(&self.basic_rates, rate)
     }
 
     /// The rate of the Ack, BlockAck, RTS or CTS that goes with a data frame at `rate`
@@ -213,5 +240,23 @@ mod tests {
             assert_eq!(bss.retry_limit_for(&ppdu(false)), 4);
             assert_eq!(bss.retry_limit_for(&ppdu(true)), 31);
         }
+    }
+
+    /// RTS/CTS protection makes an OFDM frame "long" (dot11LongRetryLimit, as an RTS
+    /// threshold would); CTS-to-self does not, nor does protection touch a DSSS frame.
+    #[test]
+    fn rts_cts_protection_uses_the_long_retry_limit() {
+        let mut bss = BssConfig::ofdm(Band::Ghz2_4);
+        bss.protection = Protection::CtsToSelf;
+        assert_eq!(bss.retry_limit_for(&ppdu(false)), 7);
+        bss.protection = Protection::RtsCts;
+        assert_eq!(bss.retry_limit_for(&ppdu(false)), 4);
+        assert_eq!(bss.retry_limit_for(&ppdu(true)), 31);
+        let cck = airq::phy::Rate::dsss(
+            airq::phy::DsssDataRate::Mbps11,
+            airq::phy::DsssPreamble::Long,
+        )
+        .unwrap();
+        assert!(!bss.uses_rts(&cck));
     }
 }

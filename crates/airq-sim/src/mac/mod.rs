@@ -10,6 +10,7 @@ pub mod exchange;
 pub mod frame;
 pub mod link;
 pub mod medium;
+pub mod protection;
 pub mod rate_control;
 pub mod reorder;
 pub mod retry_time;
