@@ -141,6 +141,7 @@ pub fn collect(
             omit_s: metrics.start.as_secs_f64(),
             step_s: scenario.step.as_secs_f64(),
             bss_timing: scenario.derived_timing.clone(),
+            bss_protection: scenario.protection_note.clone(),
             emulation: None,
         },
         stations,

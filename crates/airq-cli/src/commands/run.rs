@@ -11,10 +11,14 @@ use crate::table::{self, seeds_table};
 use airq_sim::ap::PRESET_NAMES;
 use std::path::Path;
 
-/// Says the MAC timing the BSS got from its stations, if it was derived.
+/// Says the MAC timing the BSS got from its stations, if it was derived, and its ERP
+/// protection, if it has one.
 pub(crate) fn print_derived_timing(scenario: &Scenario) {
     if let Some(timing) = &scenario.derived_timing {
         println!("bss timing: {timing}; bss.timing sets it");
+    }
+    if let Some(protection) = &scenario.protection_note {
+        println!("bss protection: {protection}; bss.protection sets it");
     }
 }
 

@@ -88,6 +88,7 @@ fn results(config: &str) -> ResultsFile {
             omit_s: 0.0,
             step_s: 0.5,
             bss_timing: None,
+            bss_protection: None,
             emulation: None,
         },
         stations: vec![

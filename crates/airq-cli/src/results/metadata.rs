@@ -53,6 +53,10 @@ pub struct Metadata {
     /// when it was set or the plain OFDM default applied.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bss_timing: Option<String>,
+    /// The ERP protection of the BSS's OFDM frames (IEEE 802.11-2020 10.26.2), derived
+    /// from its stations or set by `bss.protection`; absent without protection.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bss_protection: Option<String>,
     /// How an emulated run (`airq emulate`) kept up with real time; absent for a
     /// simulated run (and in files written before emulation existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]

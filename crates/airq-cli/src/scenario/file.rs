@@ -11,7 +11,8 @@
 //! omit = 5.0                 # warm-up left out of every summary, s (default 0)
 //! seed = 1
 //! seeds = 5                  # repetitions: seeds 1..5, mean ± 95% CI (default 1)
-//! [bss]     band = "5GHz", rts_cts = false, beacons = true, timing = "ofdm"
+//! [bss]     band = "5GHz", rts_cts = false, beacons = true, timing = "ofdm",
+//!           protection = "auto"
 //! [ap]      preset = "airtime", driver = "firmware", qdisc, mac, scheduler, aql
 //! [wired]   rate_mbps = 1000, delay_ms = 1.0, extra_delay_ms = 0.0
 //! [[station]] name = "fast", count = 2, standard = "ht", mcs = 15, width = 20, gi = "long"
@@ -90,6 +91,20 @@ pub enum TimingName {
     Dsss,
 }
 
+/// ERP protection of the BSS's OFDM frames (IEEE 802.11-2020 10.26.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProtectionName {
+    /// What the stations call for: CTS-to-self in 2.4 GHz with 802.11b and OFDM stations.
+    Auto,
+    /// None.
+    Off,
+    /// A CTS-to-self at a DSSS rate before every OFDM PPDU (2.4 GHz only).
+    CtsToSelf,
+    /// RTS/CTS at a DSSS rate before every OFDM PPDU (2.4 GHz only).
+    RtsCts,
+}
+
 /// `[bss]`: BSS-wide radio settings.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -102,6 +117,8 @@ pub struct BssSection {
     pub timing: Option<TimingName>,
     /// RTS/CTS before every data PPDU (default off).
     pub rts_cts: Option<bool>,
+    /// `auto` (default), `off`, `cts_to_self` or `rts_cts`.
+    pub protection: Option<ProtectionName>,
     /// The BSS basic rate set, Mbit/s (default hostapd's for the band).
     pub basic_rates_mbps: Option<Vec<f64>>,
     /// Beacons every 102.4 ms (default on).

@@ -61,6 +61,10 @@ pub struct Scenario {
     /// The MAC timing the BSS got from its stations when `bss.timing` is not set, said
     /// by `check` and `run` and kept in the results; `None` for the plain OFDM default.
     pub derived_timing: Option<String>,
+    /// The ERP protection the BSS uses, and whether the stations called for it or
+    /// `bss.protection` set it; said by `check` and `run` and kept in the results;
+    /// `None` without protection.
+    pub protection_note: Option<String>,
     /// Packets each station's own queue holds, if not the simulator's default.
     pub station_queue_packets: Option<usize>,
     /// The server's link to the AP.

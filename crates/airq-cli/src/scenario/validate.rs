@@ -1,7 +1,7 @@
 //! The scenario's own values checked: name, durations, `[bss]`, `[wired]`; stations,
 //! traffic and the AP are checked by their own modules.
 
-use super::file::{BandName, ScenarioFile, TimingName};
+use super::file::{BandName, ProtectionName, ScenarioFile, TimingName};
 use super::location::{KeyPath, SourceMap};
 use super::{station, traffic, units, variant, ApSpec, Scenario};
 use crate::error::CliError;
@@ -10,6 +10,7 @@ use airq::Duration;
 use airq_sim::bss::WiredLink;
 use airq_sim::mac::basic_rates::BasicRateSet;
 use airq_sim::mac::link::BssConfig;
+use airq_sim::mac::protection::Protection;
 use airq_sim::mac::timing::MacTiming;
 
 /// Fastest wired link, Mbit/s (1 Tbit/s).
@@ -93,6 +94,9 @@ pub fn validate(
     let (mut bss, derived_timing) = bss_timing(raw.bss.timing, band, &stations)
         .map_err(|why| at(bss_path.join("timing"), why))?;
     bss.rts_cts = raw.bss.rts_cts.unwrap_or(false);
+    let (protection, protection_note) = bss_protection(raw.bss.protection, band, &stations)
+        .map_err(|why| at(bss_path.join("protection"), why))?;
+    bss.protection = protection;
     if let Some(rates) = &raw.bss.basic_rates_mbps {
         bss.basic_rates =
             basic_rates(rates, band).map_err(|why| at(bss_path.join("basic_rates_mbps"), why))?;
@@ -182,6 +186,7 @@ pub fn validate(
         seeds,
         bss,
         derived_timing,
+        protection_note,
         station_queue_packets: raw.bss.station_queue_packets,
         wired,
         stations,
@@ -285,7 +290,7 @@ pub(super) fn bss_timing(
                 bss,
                 Some(
                     "ofdm with the long slot (derived: 802.11b stations in the BSS; 20 us \
-                     slot, aCWmin 15; no ERP protection)"
+                     slot, aCWmin 15)"
                         .into(),
                 ),
             ))
@@ -294,9 +299,52 @@ pub(super) fn bss_timing(
     }
 }
 
+/// The BSS's ERP protection (IEEE 802.11-2020 10.26.2) and what to say of it. Unset
+/// or `auto`: CTS-to-self in a 2.4 GHz BSS with both 802.11b (non-ERP) stations and
+/// OFDM-based ones, as hostapd advertises Use_Protection when a non-ERP station is
+/// associated (`ieee802_11_erp_info`) and mac80211 then protects every OFDM and HT frame
+/// (`use_cts_prot`); a BSS of 802.11b stations only has no OFDM frame to protect.
+pub(super) fn bss_protection(
+    name: Option<ProtectionName>,
+    band: Band,
+    stations: &[station::Station],
+) -> Result<(Protection, Option<String>), String> {
+    let dsss = |s: &station::Station| s.link.rate.phy_kind() == PhyKind::Dsss;
+    let explicit = |p: Protection| {
+        if band != Band::Ghz2_4 {
+            return Err(format!(
+                "{} protects OFDM frames for 802.11b stations with a frame at a DSSS rate \
+                 (IEEE 802.11-2020 10.26.2): the 2.4GHz band only",
+                p.name()
+            ));
+        }
+        Ok((p, Some(format!("{} (bss.protection)", p.name()))))
+    };
+    match name {
+        Some(ProtectionName::Off) => Ok((Protection::None, None)),
+        Some(ProtectionName::CtsToSelf) => explicit(Protection::CtsToSelf),
+        Some(ProtectionName::RtsCts) => explicit(Protection::RtsCts),
+        None | Some(ProtectionName::Auto)
+            if band == Band::Ghz2_4 && stations.iter().any(dsss) && !stations.iter().all(dsss) =>
+        {
+            Ok((
+                Protection::CtsToSelf,
+                Some(
+                    "cts_to_self (derived: 802.11b and OFDM stations in the BSS; a CTS at \
+                     1 Mbit/s before each HT PPDU, at the fastest DSSS basic rate not above \
+                     the data rate before an 11g one, long preamble)"
+                        .into(),
+                ),
+            ))
+        }
+        None | Some(ProtectionName::Auto) => Ok((Protection::None, None)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use airq::Ac;
+    use airq_sim::mac::protection::Protection;
     use airq_sim::mac::timing::MacTiming;
 
     fn scenario(timing: &str, stations: &str) -> super::Scenario {
@@ -348,5 +396,60 @@ mod tests {
         assert_eq!(s.derived_timing, None);
         let s = scenario("timing = \"dsss\"", N);
         assert_eq!(s.bss.timing, MacTiming::DSSS);
+    }
+
+    /// 10.26.2 as hostapd (`ieee802_11_erp_info`: Use_Protection with a non-ERP
+    /// station) and mac80211 (`use_cts_prot` → CTS-to-self) apply it: a mixed 2.4 GHz
+    /// BSS protects, an 802.11b-only or OFDM-only one does not.
+    #[test]
+    fn a_mixed_bss_protects_its_ofdm_frames() {
+        let s = scenario("", &format!("{B}{N}"));
+        assert_eq!(s.bss.protection, Protection::CtsToSelf);
+        assert!(s
+            .protection_note
+            .unwrap()
+            .starts_with("cts_to_self (derived"));
+        for stations in [B, N] {
+            let s = scenario("", stations);
+            assert_eq!(s.bss.protection, Protection::None);
+            assert_eq!(s.protection_note, None);
+        }
+        let s = scenario("protection = \"off\"", &format!("{B}{N}"));
+        assert_eq!(
+            (s.bss.protection, s.protection_note),
+            (Protection::None, None)
+        );
+        let s = scenario("protection = \"rts_cts\"", N);
+        assert_eq!(s.bss.protection, Protection::RtsCts);
+        assert_eq!(
+            s.protection_note.as_deref(),
+            Some("rts_cts (bss.protection)")
+        );
+        let s = scenario("protection = \"auto\"", &format!("{B}{N}"));
+        assert_eq!(s.bss.protection, Protection::CtsToSelf);
+    }
+
+    /// Protection frames at a DSSS rate exist in 2.4 GHz only; a bad value names its
+    /// line and the choices.
+    #[test]
+    fn protection_errors_name_the_line() {
+        let text = |band: &str, p: &str| {
+            format!(
+                "name = \"t\"\nduration = 1.0\n[bss]\nband = \"{band}\"\nprotection = \"{p}\"\n\
+                 {N}[[traffic]]\ntest = \"udp_flood\"\n"
+            )
+        };
+        let e = super::super::parse("t.toml", &text("5GHz", "cts_to_self"), &[])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("t.toml:5") && e.contains("protection"), "{e}");
+        assert!(e.contains("2.4GHz band only"), "{e}");
+        let e = super::super::parse("t.toml", &text("2.4GHz", "cts"), &[])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("t.toml:5") && e.contains("cts_to_self"), "{e}");
+        // Off and auto are fine in any band; auto protects nothing in 5 GHz.
+        let s = super::super::parse("t.toml", &text("5GHz", "auto"), &[]).unwrap();
+        assert_eq!(s.bss.protection, Protection::None);
     }
 }

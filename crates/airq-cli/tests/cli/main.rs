@@ -17,6 +17,7 @@ mod pcap;
 mod ping;
 mod plots;
 mod policies;
+mod protection;
 mod qos_aggregate;
 mod radio;
 mod reference;

@@ -156,9 +156,9 @@ pub(super) fn bss() -> TableDoc {
                 "MAC timing: ofdm (9 µs slot, aCWmin 15; 11a/g/n/ac/ax) or dsss (802.11b: \
                  20 µs slot, aCWmin 31; 2.4GHz only). Unset, the stations decide: in \
                  2.4GHz dsss if every station is 802.11b, ofdm with the 20 µs long slot if \
-                 some are (the short slot needs every station's support; no ERP \
-                 protection), else ofdm; check and run say what was derived and the \
-                 results keep it (bss_timing). The basic rates are hostapd's (2.4GHz 1, \
+                 some are (the short slot needs every station's support; see protection), \
+                 else ofdm; check and run say what was derived and the results keep it \
+                 (bss_timing). The basic rates are hostapd's (2.4GHz 1, \
                  2, 5.5, 11 Mbit/s; 5/6GHz 6, 12, 24) and an Ack, BlockAck, RTS or CTS goes \
                  at the highest basic rate not above the data frame's, in its modulation \
                  class (IEEE 802.11-2020 10.6.6.5).",
@@ -183,6 +183,24 @@ pub(super) fn bss() -> TableDoc {
                 "true, false",
                 "true",
                 "RTS/CTS before every data PPDU (IEEE 802.11-2020 10.3.2.8).",
+            ),
+            key(
+                "protection",
+                Kind::Choice(PROTECTIONS),
+                "",
+                "auto",
+                "",
+                "\"off\"",
+                "ERP protection of OFDM frames for 802.11b stations (IEEE 802.11-2020 \
+                 10.26.2): before every OFDM, HT, VHT or HE PPDU (never a DSSS one) a \
+                 CTS-to-self, or RTS/CTS, at a DSSS rate with the long preamble: 1 Mbit/s \
+                 before an HT/VHT/HE PPDU (mac80211's rts_cts_rate_idx 0), the fastest DSSS \
+                 basic rate not above the data rate before an 11a/g one (rate.c \
+                 rate_fixup_ratelist). auto: cts_to_self in a 2.4GHz BSS with 802.11b and \
+                 OFDM-based stations (hostapd's Use_Protection with a non-ERP station; \
+                 mac80211's use_cts_prot, ath9k's CTS-to-self), else off; with rts_cts, \
+                 RTS/CTS. cts_to_self and rts_cts: 2.4GHz only. check and run say it and \
+                 the results keep it (bss_protection).",
             ),
             key(
                 "beacons",
