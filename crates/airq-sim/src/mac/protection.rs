@@ -35,6 +35,13 @@
 //! Our medium carries one exchange at a time, so the NAV the protection frame sets at
 //! the 802.11b stations is implicit: what protection changes is the airtime of the
 //! exchange ([`crate::mac::exchange`]) and what a collided transmitter puts on the air.
+//!
+//! HT protection (10.26.3: the HT Operation element's HT Protection field, "non-HT
+//! mixed" once a non-HT station is associated) is not modelled: it adds no frame on
+//! Linux's transmit path — mac80211 flags protection from `use_cts_prot` alone, and
+//! hostapd derives that from the ERP element only (its `ht_opmode` goes to the driver
+//! as `bss_conf.ht_operation_mode`) — and an 11a/g station defers for an HT-mixed PPDU
+//! by its legacy L-SIG, which our one-exchange-at-a-time medium already implies.
 
 use airq::phy::{DsssDataRate, DsssPreamble, PhyKind, Rate};
 
