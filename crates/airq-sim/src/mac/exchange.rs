@@ -95,6 +95,23 @@ pub fn collided_airtime(bss: &BssConfig, ppdu: &Ppdu) -> Duration {
     }
 }
 
+/// TXTIME of a compressed BlockAckReq (9.3.1.7), sent at the lowest basic rate
+/// ([`crate::mac::block_ack_req`]).
+pub fn block_ack_req_duration(bss: &BssConfig) -> Duration {
+    control_frame_duration(
+        &bss.basic_rates.lowest(),
+        mac_frame::BLOCK_ACK_REQ_COMPRESSED_BYTES,
+        bss.band,
+    )
+}
+
+/// Airtime of a BlockAckReq exchange: the BlockAckReq, SIFS, and the BlockAck at the
+/// control response rate for the BlockAckReq's (10.6.6.5).
+pub fn block_ack_req_airtime(bss: &BssConfig) -> Duration {
+    let response = bss.control_rate(&bss.basic_rates.lowest());
+    block_ack_req_duration(bss) + bss.timing.sifs_time + block_ack_duration(&response, bss.band)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,29 +240,6 @@ mod tests {
         );
         assert_eq!(us(collided_airtime(&b, &p)), 34);
     }
-}
-
-/// TXTIME of a compressed BlockAckReq (9.3.1.7), sent at the lowest basic rate
-/// ([`crate::mac::block_ack_req`]).
-pub fn block_ack_req_duration(bss: &BssConfig) -> Duration {
-    control_frame_duration(
-        &bss.basic_rates.lowest(),
-        mac_frame::BLOCK_ACK_REQ_COMPRESSED_BYTES,
-        bss.band,
-    )
-}
-
-/// Airtime of a BlockAckReq exchange: the BlockAckReq, SIFS, and the BlockAck at the
-/// control response rate for the BlockAckReq's (10.6.6.5).
-pub fn block_ack_req_airtime(bss: &BssConfig) -> Duration {
-    let response = bss.control_rate(&bss.basic_rates.lowest());
-    block_ack_req_duration(bss) + bss.timing.sifs_time + block_ack_duration(&response, bss.band)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use airq::phy::Band;
 
     /// A BlockAckReq exchange in 5 GHz with hostapd's basic rates: the BlockAckReq
     /// (24 bytes) at 6 Mbit/s is 20 µs of preamble and SIGNAL plus 16 + 192 + 6 bits
