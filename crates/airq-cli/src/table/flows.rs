@@ -262,6 +262,57 @@ pub(super) fn compare_blocks(runs: &[ResultsFile]) -> Vec<(String, Vec<Row>)> {
     blocks
 }
 
+/// A figure of one kind of flow as a number, for the table of repetitions: its kind,
+/// its block's title, the value and its decimals.
+pub(super) type NumericFigure = (Kind, &'static str, fn(&FlowSummary) -> Option<f64>, usize);
+
+/// The figures [`compare_blocks`] shows, as numbers a mean over seeds can be taken of
+/// (pings aside: their percentiles may be lost, and the stations' ping rows say them).
+pub(super) fn numeric_figures() -> [NumericFigure; 8] {
+    [
+        (
+            Kind::Tcp,
+            "TCP flow goodput, Mbit/s",
+            |f| Some(f.goodput_mbps),
+            2,
+        ),
+        (
+            Kind::Udp,
+            "UDP flow goodput, Mbit/s",
+            |f| Some(f.goodput_mbps),
+            2,
+        ),
+        (Kind::Voip, "VoIP MOS", |f| f.voip.map(|v| v.mos), 2),
+        (
+            Kind::Voip,
+            "VoIP delay, ms",
+            |f| f.voip.map(|v| v.mean_delay_ms),
+            1,
+        ),
+        (
+            Kind::Voip,
+            "VoIP jitter, ms",
+            |f| f.voip.map(|v| v.jitter_ms),
+            1,
+        ),
+        (
+            Kind::Voip,
+            "VoIP lost, %",
+            |f| f.voip.map(|v| v.loss_fraction * 100.0),
+            1,
+        ),
+        (Kind::Web, "page load p50, s", |f| page_load(f, 50.0), 2),
+        (Kind::Web, "page load p90, s", |f| page_load(f, 90.0), 2),
+    ]
+}
+
+/// A percentile of a web flow's page load times, s; `None` without a page.
+fn page_load(f: &FlowSummary, q: f64) -> Option<f64> {
+    Distribution::new(f.page_load_s.clone())
+        .ok()
+        .and_then(|d| d.percentile(q))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

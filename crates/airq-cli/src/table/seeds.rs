@@ -1,8 +1,10 @@
 //! The table of repetitions (`--seeds N`): one column per variant, every figure the mean
-//! over seeds ± the half-width of its 95% confidence interval ([`crate::repeat`]). A
+//! over seeds ± the half-width of its 95% confidence interval ([`crate::repeat`]), the
+//! same blocks as a comparison of single runs (stations, then each kind of flow). A
 //! ping percentile that some seed lost (more than 1 - p of its pings unanswered) is not
 //! averaged: the cell says in how many seeds it was lost.
 
+use super::flows::{flow_labels, numeric_figures, Kind};
 use super::{settings_line, variant_line};
 use crate::repeat::MeanCi;
 use crate::results::ResultsFile;
@@ -37,7 +39,13 @@ pub fn seeds_table(runs: &[ResultsFile], variants: usize) -> String {
         out += &variant_line(&g[0].metadata);
     }
     let names: Vec<&str> = first.stations.iter().map(|s| s.name.as_str()).collect();
-    let label_width = names.iter().map(|n| n.len() + 2).max().unwrap_or(0).max(16);
+    let labels = flow_labels(&first.flows);
+    let label_width = (names.iter().map(|n| n.len()))
+        .chain(labels.iter().map(String::len))
+        .map(|l| l + 2)
+        .max()
+        .unwrap_or(0)
+        .max(16);
     let header: Vec<String> = groups
         .iter()
         .map(|g| g[0].metadata.variant.clone())
@@ -134,6 +142,31 @@ pub fn seeds_table(runs: &[ResultsFile], variants: usize) -> String {
             },
             1,
         );
+    }
+    section(
+        &mut out,
+        "mean delay, ms",
+        &|r, i| r.stations[i].mean_delay_ms,
+        1,
+    );
+    section(
+        &mut out,
+        "drops",
+        &|r, i| Some(r.stations[i].total_drops() as f64),
+        1,
+    );
+    for (kind, title, figure, decimals) in numeric_figures() {
+        let flows: Vec<usize> = (0..first.flows.len())
+            .filter(|&i| Kind::of(&first.flows[i]) == kind)
+            .collect();
+        if flows.is_empty() {
+            continue;
+        }
+        row(&mut out, title, vec![String::new(); groups.len()]);
+        for i in flows {
+            let values = cells(&|r| r.flows.get(i).and_then(figure), decimals);
+            row(&mut out, &format!("  {}", labels[i]), values);
+        }
     }
     out
 }

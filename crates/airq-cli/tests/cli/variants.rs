@@ -390,3 +390,39 @@ fn seeds_repeat_every_variant_and_the_table_shows_the_spread() {
     let err = String::from_utf8_lossy(&e.get_output().stderr).into_owned();
     assert!(err.contains("--seeds"), "{err}");
 }
+
+/// The table of repetitions has the per-flow blocks a comparison of single runs has
+/// (flow goodput, VoIP MOS, delay, jitter and loss), each as mean ± CI over the seeds,
+/// and the stations' mean delay and drops.
+#[test]
+fn seeds_table_shows_each_kind_of_flow_over_the_seeds() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!("{SMALL}\n[[traffic]]\ntest = \"voip\"\nstations = [\"slow\"]\n");
+    let scenario = write(dir.path(), "voip.toml", &text);
+    let a = airq()
+        .arg("compare")
+        .arg(&scenario)
+        .args(["--configs", "fifo,airtime", "--seeds", "2", "-o"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let table = stdout(&a);
+    for block in [
+        "mean delay, ms",
+        "drops",
+        "UDP flow goodput, Mbit/s",
+        "VoIP MOS",
+        "VoIP delay, ms",
+        "VoIP jitter, ms",
+        "VoIP lost, %",
+    ] {
+        assert!(table.contains(&format!("\n{block}")), "{block}:\n{table}");
+    }
+    let mos = table
+        .lines()
+        .skip_while(|l| !l.starts_with("VoIP MOS"))
+        .nth(1)
+        .unwrap_or_default();
+    assert!(mos.starts_with("  slow voip down EF"), "{table}");
+    assert_eq!(mos.matches(" ± ").count(), 2, "{table}");
+}
