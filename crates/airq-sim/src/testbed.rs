@@ -7,7 +7,9 @@
 use crate::apps::traffic::FlowSpec;
 use crate::bss::BssScenario;
 use crate::mac::link::{BssConfig, StationLink};
+use crate::net::packet::{FlowIndex, Payload, SimPacket};
 use airq::phy::{Band, ChannelWidth, GuardInterval, Rate};
+use airq::{Ecn, Instant, StationId, Tid};
 
 /// Names of the testbed's stations, in index order.
 pub const STATION_NAMES: [&str; 3] = ["fast1", "fast2", "slow"];
@@ -26,4 +28,24 @@ pub fn three_stations(flows: Vec<FlowSpec>) -> BssScenario {
         vec![ht20(15), ht20(15), ht20(0)],
         flows,
     )
+}
+
+/// A 1500-byte best-effort UDP packet `id` to station 0 (flow 0), made at time zero: the
+/// packet a unit test of a queue or a MAC needs.
+pub fn udp_packet(id: u64) -> SimPacket {
+    SimPacket {
+        id,
+        flow: FlowIndex(0),
+        station: StationId(0),
+        uplink: false,
+        relay_to: None,
+        len_bytes: 1500,
+        tid: Tid::new(0).expect("TID 0 exists"),
+        flow_hash: 0,
+        ecn: Ecn::NotEct,
+        created: Instant::ZERO,
+        payload: Payload::Udp,
+        enqueue_time: Instant::ZERO,
+        airtime_est_us: 0,
+    }
 }

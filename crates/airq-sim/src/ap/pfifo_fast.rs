@@ -69,24 +69,12 @@ impl PfifoFast {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::packet::FlowIndex;
-    use airq::{Ecn, Instant, StationId};
+    use crate::testbed::udp_packet;
 
     fn packet(id: u64, tid: u8) -> SimPacket {
         SimPacket {
-            id,
-            flow: FlowIndex(0),
-            station: StationId(0),
-            uplink: false,
-            relay_to: None,
-            len_bytes: 1500,
             tid: Tid::new(tid).unwrap(),
-            flow_hash: 0,
-            ecn: Ecn::NotEct,
-            created: Instant::ZERO,
-            payload: crate::net::packet::Payload::Udp,
-            airtime_est_us: 0,
-            enqueue_time: Instant::ZERO,
+            ..udp_packet(id)
         }
     }
 

@@ -150,24 +150,7 @@ impl Recipient {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn packet(id: u64) -> SimPacket {
-        SimPacket {
-            id,
-            flow: crate::net::packet::FlowIndex(0),
-            station: airq::StationId(0),
-            uplink: false,
-            relay_to: None,
-            len_bytes: 1500,
-            tid: Tid::new(0).unwrap(),
-            flow_hash: 0,
-            ecn: airq::Ecn::NotEct,
-            created: airq::Instant::ZERO,
-            payload: crate::net::packet::Payload::Udp,
-            enqueue_time: airq::Instant::ZERO,
-            airtime_est_us: 0,
-        }
-    }
+    use crate::testbed::udp_packet as packet;
 
     fn ids(out: &[SimPacket]) -> Vec<u64> {
         out.iter().map(|p| p.id).collect()

@@ -65,24 +65,13 @@ impl RetryTimeParams {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::packet::{FlowIndex, Payload, SimPacket};
-    use airq::{Ecn, StationId, Tid};
+    use crate::net::packet::SimPacket;
+    use crate::testbed::udp_packet;
 
     fn packet_at(enqueue_time: Instant) -> SimPacket {
         SimPacket {
-            id: 0,
-            flow: FlowIndex(0),
-            station: StationId(0),
-            uplink: false,
-            relay_to: None,
-            len_bytes: 1500,
-            tid: Tid::new(0).unwrap(),
-            flow_hash: 0,
-            ecn: Ecn::NotEct,
-            created: Instant::ZERO,
-            payload: Payload::Udp,
             enqueue_time,
-            airtime_est_us: 0,
+            ..udp_packet(0)
         }
     }
 

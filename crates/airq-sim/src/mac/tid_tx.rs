@@ -432,7 +432,7 @@ impl TidTx {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testbed::ht20;
+    use crate::testbed::{ht20, udp_packet};
     use airq::phy::{Band, ChannelWidth, GuardInterval, Rate};
 
     /// The length bound is exactly where the duration bound and the byte bound meet.
@@ -456,8 +456,7 @@ mod tests {
     #[test]
     fn the_time_limit_gives_up_old_failed_mpdus() {
         use crate::mac::retry_time::RetryTimeParams;
-        use crate::net::packet::{FlowIndex, Payload};
-        use airq::{Ecn, Instant, StationId};
+        use airq::{Instant, StationId};
         let bss = BssConfig::ofdm(Band::Ghz5);
         let link = ht20(0);
         let tid = Tid::new(0).unwrap();
@@ -467,21 +466,7 @@ mod tests {
             min_tries: 2,
             include_queue_time: false,
         };
-        let packet = SimPacket {
-            id: 0,
-            flow: FlowIndex(0),
-            station: StationId(0),
-            uplink: false,
-            relay_to: None,
-            len_bytes: 1500,
-            tid,
-            flow_hash: 0,
-            ecn: Ecn::NotEct,
-            created: Instant::ZERO,
-            payload: Payload::Udp,
-            enqueue_time: Instant::ZERO,
-            airtime_est_us: 0,
-        };
+        let packet = udp_packet(0);
         let mut tx = TidTx::default();
         let mut queue = vec![packet];
         let ends = (NodeId::Ap, NodeId::Sta(StationId(0)), tid);
@@ -510,26 +495,6 @@ mod tests {
         assert_eq!(longest_within(0, |_| true), 0);
     }
 
-    fn udp(id: u64) -> SimPacket {
-        use crate::net::packet::{FlowIndex, Payload};
-        use airq::{Ecn, Instant, StationId};
-        SimPacket {
-            id,
-            flow: FlowIndex(0),
-            station: StationId(0),
-            uplink: false,
-            relay_to: None,
-            len_bytes: 1500,
-            tid: Tid::new(0).unwrap(),
-            flow_hash: 0,
-            ecn: Ecn::NotEct,
-            created: Instant::ZERO,
-            payload: Payload::Udp,
-            enqueue_time: Instant::ZERO,
-            airtime_est_us: 0,
-        }
-    }
-
     /// Three MPDUs sent, all lost: 0 and 1 are retried. Sent again with 2 new ones, 1
     /// reaches the retry limit while 0 (lost again) and 2 would wait for a retry: the
     /// BlockAckReq past 1 would make the recipient discard 0, so it is dropped with 1
@@ -544,7 +509,7 @@ mod tests {
         let limits = AggregateLimits::new(&bss, &link, tid);
         let ends = (NodeId::Ap, NodeId::Sta(StationId(0)), tid);
         let mut tx = TidTx::default();
-        let mut queue: Vec<SimPacket> = (0..3).rev().map(udp).collect();
+        let mut queue: Vec<SimPacket> = (0..3).rev().map(udp_packet).collect();
         let mut out = Completion::default();
         let mut ppdu = tx
             .build_ppdu(ends, &bss, &link, &limits, || queue.pop())

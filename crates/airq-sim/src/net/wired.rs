@@ -92,26 +92,7 @@ impl WireDirection {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::packet::{FlowIndex, Payload};
-    use airq::{Ecn, StationId, Tid};
-
-    fn packet(id: u64) -> SimPacket {
-        SimPacket {
-            id,
-            flow: FlowIndex(0),
-            station: StationId(0),
-            uplink: false,
-            relay_to: None,
-            len_bytes: 1500,
-            tid: Tid::new(0).unwrap(),
-            flow_hash: 0,
-            ecn: Ecn::NotEct,
-            created: Instant::ZERO,
-            payload: Payload::Udp,
-            enqueue_time: Instant::ZERO,
-            airtime_est_us: 0,
-        }
-    }
+    use crate::testbed::udp_packet as packet;
 
     /// A burst faster than the link fills the transmit queue and no more; the queue
     /// takes packets again as it drains (12 µs per 1500 bytes at 1 Gbit/s).
