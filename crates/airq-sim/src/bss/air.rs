@@ -19,7 +19,7 @@ use crate::mac::txpath::Dropped;
 use crate::metrics::{Metrics, StationMetrics};
 use crate::net::packet::{NodeId, SimPacket};
 use crate::phy::noise::db_to_ratio;
-use crate::phy::per::ChunkErrors;
+use crate::phy::per::{header_error, ChunkErrors};
 use airq::phy::{mac_frame, Rate};
 use airq::{Ac, Duration, Instant, StationId, Tid};
 
@@ -296,10 +296,14 @@ impl Air {
             });
             let errors = snr_db.map(|snr| ChunkErrors::new(&ppdu.rate, db_to_ratio(snr)));
             let fixed = link.mpdu_error;
+            // With a channel, a PHY header in error loses the whole PPDU.
+            let rng = &mut self.error_rngs[station.index()];
+            let header_lost = !collision
+                && snr_db.is_some_and(|snr| rng.chance(header_error(&ppdu.rate, db_to_ratio(snr))));
             let mut received = 0;
             for mpdu in &mut ppdu.mpdus {
                 let error = errors.map_or(fixed, |e| e.mpdu_error(mpdu.mpdu_bytes()));
-                mpdu.ok = !collision && !self.error_rngs[station.index()].chance(error);
+                mpdu.ok = !collision && !header_lost && !rng.chance(error);
                 received += usize::from(mpdu.ok);
             }
             if record {
