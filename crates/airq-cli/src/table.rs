@@ -6,6 +6,7 @@
 //! pings reads `lost`; `?` is a loss the results file did not count (older files).
 
 mod flows;
+mod lineup;
 mod radio;
 mod seeds;
 
@@ -165,7 +166,7 @@ pub fn compare_table(runs: &[ResultsFile]) -> String {
     for r in runs {
         out += &variant_line(&r.metadata);
     }
-    let names: Vec<&str> = first.stations.iter().map(|s| s.name.as_str()).collect();
+    let lineup = lineup::Lineup::stations(runs);
     // The rows first, then columns as wide as their widest cell.
     let mut rows: Vec<Row> = Vec::new();
     let row = |rows: &mut Vec<Row>, label: &str, cells: Vec<String>| {
@@ -175,12 +176,15 @@ pub fn compare_table(runs: &[ResultsFile]) -> String {
     let per_station =
         |rows: &mut Vec<Row>, title: &str, cell: &dyn Fn(&ResultsFile, usize) -> String| {
             row(rows, title, vec![String::new(); runs.len()]);
-            for (i, name) in names.iter().enumerate() {
-                row(
-                    rows,
-                    &format!("  {name}"),
-                    runs.iter().map(|r| cell(r, i)).collect(),
-                );
+            for name in &lineup.names {
+                let cells = (runs.iter().enumerate())
+                    .map(|(k, r)| {
+                        lineup
+                            .position(k, name)
+                            .map_or(String::new(), |i| cell(r, i))
+                    })
+                    .collect();
+                row(rows, &format!("  {name}"), cells);
             }
         };
     per_station(&mut rows, "goodput, Mbit/s", &|r, i| {

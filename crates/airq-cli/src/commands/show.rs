@@ -38,18 +38,6 @@ pub fn show(
     if json.is_some_and(|p| p == Path::new("-")) || csv.is_some_and(|p| p == Path::new("-")) {
         return Ok(());
     }
-    let names = |r: &results::ResultsFile| -> Vec<String> {
-        r.stations.iter().map(|s| s.name.clone()).collect()
-    };
-    if let Some((first, rest)) = runs.split_first() {
-        if let Some(i) = rest.iter().position(|r| names(r) != names(first)) {
-            return Err(CliError::new(format!(
-                "{} and {} have different stations: only runs of one scenario go side by side",
-                paths[0].display(),
-                paths[i + 1].display()
-            )));
-        }
-    }
     for r in &runs {
         for warning in super::warnings(r) {
             eprintln!("{warning}");

@@ -4,6 +4,7 @@
 //! side for a comparison, one row per flow and one column per run of the figure that
 //! matters for its kind.
 
+use super::lineup::Lineup;
 use super::{loss_cell, percentile_cell, Row};
 use crate::results::{FlowSummary, ResultsFile};
 use airq_sim::metrics::distribution::Distribution;
@@ -197,13 +198,18 @@ pub(super) fn run_flows(out: &mut String, r: &ResultsFile) {
 /// The figure a comparison shows for each flow of a kind, and its block's title; ping
 /// flows only when a station has several (else the stations' ping rows say it all).
 pub(super) fn compare_blocks(runs: &[ResultsFile]) -> Vec<(String, Vec<Row>)> {
-    let Some(first) = runs.first() else {
-        return Vec::new();
+    let lineup = Lineup::flows(runs);
+    // Each row's flow, from the first run that has it (its kind and station).
+    let flow_of = |label: &str| {
+        (runs.iter().enumerate())
+            .find_map(|(k, r)| lineup.position(k, label).map(|i| &r.flows[i]))
+            .expect("every label comes from a run")
     };
-    let labels = flow_labels(&first.flows);
-    let several_pings = first.stations.iter().any(|s| {
-        let pings = first.station_flows(&s.name);
-        pings.filter(|f| Kind::of(f) == Kind::Ping).count() > 1
+    let several_pings = runs.iter().any(|r| {
+        r.stations.iter().any(|s| {
+            let pings = r.station_flows(&s.name);
+            pings.filter(|f| Kind::of(f) == Kind::Ping).count() > 1
+        })
     });
     type Cell = fn(&FlowSummary) -> String;
     let figures: [(Kind, &str, Cell); 7] = [
@@ -245,14 +251,17 @@ pub(super) fn compare_blocks(runs: &[ResultsFile]) -> Vec<(String, Vec<Row>)> {
         if kind == Kind::Ping && !several_pings {
             continue;
         }
-        let rows: Vec<(String, Vec<String>)> = (0..first.flows.len())
-            .filter(|&i| Kind::of(&first.flows[i]) == kind)
-            .map(|i| {
-                let cells = runs
-                    .iter()
-                    .map(|r| r.flows.get(i).map_or(String::new(), cell))
+        let rows: Vec<(String, Vec<String>)> = (lineup.names.iter())
+            .filter(|label| Kind::of(flow_of(label)) == kind)
+            .map(|label| {
+                let cells = (runs.iter().enumerate())
+                    .map(|(k, r)| {
+                        lineup
+                            .position(k, label)
+                            .map_or(String::new(), |i| cell(&r.flows[i]))
+                    })
                     .collect();
-                (format!("  {}", labels[i]), cells)
+                (format!("  {label}"), cells)
             })
             .collect();
         if !rows.is_empty() {

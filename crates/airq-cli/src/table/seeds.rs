@@ -4,7 +4,8 @@
 //! ping percentile that some seed lost (more than 1 - p of its pings unanswered) is not
 //! averaged: the cell says in how many seeds it was lost.
 
-use super::flows::{flow_labels, numeric_figures, Kind};
+use super::flows::{numeric_figures, Kind};
+use super::lineup::Lineup;
 use super::{settings_line, variant_line};
 use crate::repeat::MeanCi;
 use crate::results::ResultsFile;
@@ -38,10 +39,14 @@ pub fn seeds_table(runs: &[ResultsFile], variants: usize) -> String {
     for g in &groups {
         out += &variant_line(&g[0].metadata);
     }
-    let names: Vec<&str> = first.stations.iter().map(|s| s.name.as_str()).collect();
-    let labels = flow_labels(&first.flows);
+    // One run per variant (the first seed's) decides the rows: stations by name, flows
+    // by label; every seed of a variant has the same stations.
+    let heads: Vec<&ResultsFile> = groups.iter().map(|g| g[0]).collect();
+    let stations = Lineup::stations(heads.iter().copied());
+    let flows = Lineup::flows(heads.iter().copied());
+    let names: Vec<&str> = stations.names.iter().map(String::as_str).collect();
     let label_width = (names.iter().map(|n| n.len()))
-        .chain(labels.iter().map(String::len))
+        .chain(flows.names.iter().map(String::len))
         .map(|l| l + 2)
         .max()
         .unwrap_or(0)
@@ -69,13 +74,34 @@ pub fn seeds_table(runs: &[ResultsFile], variants: usize) -> String {
             })
             .collect()
     };
+    // A figure of each variant's station or flow `name` (at its place in that
+    // variant's runs).
+    let cells_of = |lineup: &Lineup,
+                    name: &str,
+                    f: &dyn Fn(&ResultsFile, usize) -> Option<f64>,
+                    decimals: usize|
+     -> Vec<String> {
+        (groups.iter().enumerate())
+            .map(|(k, g)| {
+                let Some(i) = lineup.position(k, name) else {
+                    return String::new();
+                };
+                let samples: Vec<f64> = g.iter().filter_map(|r| f(r, i)).collect();
+                MeanCi::of(&samples).map_or(String::new(), |m| m.show(decimals))
+            })
+            .collect()
+    };
     let section = |out: &mut String,
                    title: &str,
                    f: &dyn Fn(&ResultsFile, usize) -> Option<f64>,
                    decimals: usize| {
         row(out, title, vec![String::new(); groups.len()]);
-        for (i, name) in names.iter().enumerate() {
-            row(out, &format!("  {name}"), cells(&|r| f(r, i), decimals));
+        for name in &names {
+            row(
+                out,
+                &format!("  {name}"),
+                cells_of(&stations, name, f, decimals),
+            );
         }
     };
     section(
@@ -136,7 +162,7 @@ pub fn seeds_table(runs: &[ResultsFile], variants: usize) -> String {
             &mut out,
             "pings lost, %",
             &|r, i| {
-                r.station_ping(names[i])
+                r.station_ping(&r.stations[i].name)
                     .and_then(|p| p.loss())
                     .map(|l| l * 100.0)
             },
@@ -155,17 +181,21 @@ pub fn seeds_table(runs: &[ResultsFile], variants: usize) -> String {
         &|r, i| Some(r.stations[i].total_drops() as f64),
         1,
     );
+    // Each flow row's kind, from the first variant that has it.
+    let kind_of = |label: &str| {
+        (heads.iter().enumerate())
+            .find_map(|(k, r)| flows.position(k, label).map(|i| Kind::of(&r.flows[i])))
+            .expect("every label comes from a run")
+    };
     for (kind, title, figure, decimals) in numeric_figures() {
-        let flows: Vec<usize> = (0..first.flows.len())
-            .filter(|&i| Kind::of(&first.flows[i]) == kind)
-            .collect();
-        if flows.is_empty() {
+        let rows: Vec<&String> = flows.names.iter().filter(|l| kind_of(l) == kind).collect();
+        if rows.is_empty() {
             continue;
         }
         row(&mut out, title, vec![String::new(); groups.len()]);
-        for i in flows {
-            let values = cells(&|r| r.flows.get(i).and_then(figure), decimals);
-            row(&mut out, &format!("  {}", labels[i]), values);
+        for label in rows {
+            let values = cells_of(&flows, label, &|r, i| figure(&r.flows[i]), decimals);
+            row(&mut out, &format!("  {label}"), values);
         }
     }
     out

@@ -426,3 +426,60 @@ fn seeds_table_shows_each_kind_of_flow_over_the_seeds() {
     assert!(mos.starts_with("  slow voip down EF"), "{table}");
     assert_eq!(mos.matches(" ± ").count(), 2, "{table}");
 }
+
+/// Variants with different stations (one sets a count) line up by name: each run's
+/// "slow" cell is its own slow station's, the stations only one run has get a blank in
+/// the other, and `show` of the two files prints the same table.
+#[test]
+fn runs_with_different_stations_line_up_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = write(dir.path(), "small.toml", SMALL);
+    let a = airq()
+        .arg("compare")
+        .arg(&scenario)
+        .args([
+            "--variant",
+            "one:preset=airtime",
+            "--variant",
+            "two:preset=airtime,station.fast.count=2",
+            "--no-plots",
+            "-o",
+        ])
+        .arg(dir.path())
+        .arg("--json")
+        .arg(dir.path().join("s.json"))
+        .assert()
+        .success();
+    let table = stdout(&a);
+    let s = json(&dir.path().join("s.json"));
+    let goodput = |run: usize, name: &str| {
+        let stations = s["runs"][run]["stations"].as_array().unwrap();
+        let st = stations.iter().find(|st| st["name"] == name).unwrap();
+        format!("{:.2}", st["goodput_mbps"].as_f64().unwrap())
+    };
+    let cells = |label: &str| -> Vec<String> {
+        let line = table
+            .lines()
+            .find(|l| l.starts_with("  ") && l.split_whitespace().next() == Some(label))
+            .unwrap_or_else(|| panic!("no row {label}:\n{table}"));
+        line[label.len() + 2..]
+            .split_whitespace()
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(
+        cells("slow"),
+        [goodput(0, "slow"), goodput(1, "slow")],
+        "{table}"
+    );
+    assert_eq!(cells("fast1"), [goodput(1, "fast1")], "{table}");
+    assert_eq!(cells("fast"), [goodput(0, "fast")], "{table}");
+    let shown = stdout(
+        &airq()
+            .arg("show")
+            .args(files(dir.path()).iter().map(|f| dir.path().join(f)))
+            .assert()
+            .success(),
+    );
+    assert!(shown.contains("fast2"), "{shown}");
+}
