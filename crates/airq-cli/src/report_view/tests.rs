@@ -156,6 +156,10 @@ fn stalls_are_named_in_a_warning() {
 fn starved_stations_are_named_in_a_warning() {
     let mut r = results("fq_mac");
     assert_eq!(crate::commands::starvation_warning(&r), None);
+    // Served often: a second without a packet is a station left out.
+    for s in &mut r.stations {
+        s.rx_packets_down = 1000;
+    }
     r.starvation.push(crate::results::StarvationSummary {
         station: "b".into(),
         since_s: 5.0,
@@ -174,6 +178,21 @@ fn starved_stations_are_named_in_a_warning() {
         "{w}"
     );
     assert!(crate::commands::warnings(&r).contains(&w));
+    assert!(w.contains("defect of the model"), "{w}");
+    // Stations served a packet every 0.25 s or less often, on average, wait a second
+    // now and then at that pace: the warning gives the pace instead.
+    r.metadata.duration_s = 20.0;
+    for s in &mut r.stations {
+        s.rx_packets_down = 40;
+    }
+    let w = crate::commands::starvation_warning(&r).unwrap();
+    assert!(w.contains("starved stations 2 time(s)"), "{w}");
+    assert!(w.contains("b a packet every 0.50 s on average"), "{w}");
+    assert!(!w.contains("defect"), "{w}");
+    // One station served often enough makes it a defect again.
+    r.stations[0].rx_packets_down = 4000;
+    let w = crate::commands::starvation_warning(&r).unwrap();
+    assert!(w.contains("defect of the model"), "{w}");
 }
 
 fn close(got: &[f64], want: &[f64]) {
