@@ -11,7 +11,7 @@
 //! out.
 
 use airq::StationId;
-use airq_sim::apps::traffic::{App, Direction, FlowSpec};
+use airq_sim::apps::traffic::{App, Direction, FlowSpec, Load};
 use airq_sim::bss::Host;
 use airq_sim::net::flow_hash::{PROTO_ICMP, PROTO_TCP, PROTO_UDP};
 use airq_sim::net::packet::FlowIndex;
@@ -38,9 +38,24 @@ pub struct FlowMap {
 
 impl FlowMap {
     /// The map for `flows` over `stations` stations, and the flows the simulation is
-    /// to have: the scenario's, then one for the rest of each station's traffic.
+    /// to have: the scenario's, then one for the rest of each station's traffic. A
+    /// saturated UDP flow (`udp_flood`) is given to the model as UDP at a rate: its
+    /// packets are the real sender's (iperf3), and the model tops up a saturated flow
+    /// with packets of its own (and takes no real ones in it). The rate is never used:
+    /// an external simulation starts none of its flows.
     pub fn new(flows: &[FlowSpec], stations: usize) -> (FlowMap, Vec<FlowSpec>) {
         let mut all = flows.to_vec();
+        for f in &mut all {
+            if let App::Udp {
+                load: load @ Load::Saturated { .. },
+                ..
+            } = &mut f.app
+            {
+                *load = Load::Cbr {
+                    rate_bps: 1_000_000,
+                };
+            }
+        }
         for s in 0..stations {
             all.push(FlowSpec::ping(
                 StationId(s as u32),
@@ -164,6 +179,9 @@ mod tests {
         ];
         let (map, all) = FlowMap::new(&flows, 2);
         assert_eq!(all.len(), 5);
+        // A flood is real packets: not one the model saturates itself.
+        let (_, all) = FlowMap::new(&[FlowSpec::saturated(s1, Direction::Downlink)], 2);
+        assert!(all[0].saturated_backlog().is_none());
         let (srv, sta) = (Host::Server, Host::Station(s1));
         assert_eq!(
             map.classify(srv, sta, &fields(PROTO_ICMP, 7, 7)),

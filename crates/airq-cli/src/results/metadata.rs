@@ -95,6 +95,12 @@ pub struct EmulationSummary {
     /// What iperf3 reported of each TCP flow (the hosts' own TCP, whose counters the
     /// flows' `tcp` leaves out).
     pub iperf3: Vec<Iperf3Result>,
+    /// Packets the hosts' own interfaces dropped before the emulated AP read them (their
+    /// qdisc's drops and the TUN device's `tx_dropped`), per host: the server's, then
+    /// each station's. Non-zero means a sender's own host queue limited what it offered.
+    /// Empty in files of runs before it was counted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub host_queue_drops: Vec<u64>,
 }
 
 /// One TCP flow as iperf3 reported it.
@@ -114,6 +120,10 @@ pub struct Iperf3Result {
     /// A UDP flow's datagrams, as its receiver counted them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub udp: Option<UdpReport>,
+    /// A saturated UDP flow's (`udp_flood`) offered rate of IP packets given to iperf3,
+    /// Mbit/s.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offered_mbps: Option<f64>,
 }
 
 /// A UDP flow as iperf3's receiver reported it (the whole test, warm-up included).

@@ -335,6 +335,49 @@ fn a_station_pings_another_through_the_ap() {
     airq().arg("show").arg(&path).assert().success();
 }
 
+/// A saturated UDP download (`udp_flood`) under emulation: iperf3 offers the fastest
+/// station's PHY rate (65 Mbit/s at HT MCS7), the hosts' own queues drop nothing, and
+/// the flood's goodput is the simulator's within 10% for the same scenario.
+#[test]
+fn a_udp_flood_fills_the_air_as_the_simulators() {
+    let test = "a_udp_flood_fills_the_air_as_the_simulators";
+    if !can_emulate(test) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let extra = "[[traffic]]\ntest = \"udp_flood\"\nstations = [\"b\"]\n";
+    let scenario = small_scenario(dir.path(), extra);
+    let (emulated, simulated) = (dir.path().join("emulated"), dir.path().join("simulated"));
+    airq()
+        .args(["emulate", scenario.to_str().unwrap(), "-o"])
+        .arg(&emulated)
+        .assert()
+        .success();
+    airq()
+        .args(["run", scenario.to_str().unwrap(), "-o"])
+        .arg(&simulated)
+        .assert()
+        .success();
+    let (r, sim) = (results_in(&emulated), results_in(&simulated));
+    let flood = r.flows.iter().position(|f| f.test == "udp_flood").unwrap();
+    let (g, g_sim) = (r.flows[flood].goodput_mbps, sim.flows[flood].goodput_mbps);
+    eprintln!("udp_flood to b: emulated {g:.2} Mbit/s, simulated {g_sim:.2}");
+    assert!((g - g_sim).abs() < 0.1 * g_sim, "{g} against {g_sim}");
+    let e = r.metadata.emulation.as_ref().unwrap();
+    assert_eq!(
+        e.host_queue_drops,
+        vec![0, 0, 0],
+        "the hosts' queues dropped"
+    );
+    let report = e.iperf3.iter().find(|i| i.flow == flood).unwrap();
+    assert_eq!(report.offered_mbps, Some(65.0));
+    let u = report.udp.expect("iperf3's UDP report");
+    assert!(
+        u.lost_packets > 0,
+        "a flood loses what the air cannot carry: {u:?}"
+    );
+}
+
 /// UDP at a rate (iperf3 -u) and a call (irtt) under emulation: the UDP goodput near
 /// the scenario's rate with iperf3's loss in the results, and both of the call's legs
 /// rated by the simulator's E-model.

@@ -2,24 +2,13 @@
 //! what the hosts' settings allow (one ECN setting, both legs of a call).
 
 use crate::error::CliError;
-use airq_sim::apps::traffic::{App, Direction, FlowSpec, Load};
+use airq_sim::apps::traffic::{App, Direction, FlowSpec};
 use std::process::Stdio;
 
 /// Why flow `f` cannot be emulated, if it cannot.
 pub(super) fn supported(f: &FlowSpec) -> Result<(), &'static str> {
     match f.app {
-        App::Ping { .. } | App::Tcp { .. } | App::Voip { .. } => Ok(()),
-        App::Udp {
-            load: Load::Cbr { .. },
-            ..
-        } => Ok(()),
-        App::Udp {
-            load: Load::Saturated { .. },
-            ..
-        } => Err(
-            "a saturated UDP flow (udp_flood) has no rate to give iperf3: use \
-             `udp_cbr` with `rate_mbps`",
-        ),
+        App::Ping { .. } | App::Tcp { .. } | App::Voip { .. } | App::Udp { .. } => Ok(()),
         App::Http { .. } => Err("web page loads (http) are not emulated yet"),
     }
 }

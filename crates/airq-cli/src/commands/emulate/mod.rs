@@ -187,10 +187,25 @@ pub fn emulate(
         span,
         options.hold,
         capture.as_mut(),
-        |net, clock| run_tools(net, clock, flows, end, &pairs, scratch.path(), &flow_cc),
+        |net, clock| {
+            let flood_bps = flood_rate_bps(&input.bss);
+            run_tools(
+                net,
+                clock,
+                flows,
+                end,
+                &pairs,
+                scratch.path(),
+                &flow_cc,
+                flood_bps,
+            )
+        },
     )
     .map_err(|e| CliError::new(format!("the real-time loop failed: {e}")))?;
-    let tools = tools?;
+    let ToolsRun {
+        outputs: tools,
+        host_queue_drops: host_drops,
+    } = tools?;
     drop(net);
     let pcap_frames = match capture {
         Some(c) => Some(
@@ -207,7 +222,7 @@ pub fn emulate(
     let mut measured = report.measured.clone().ok_or_else(|| {
         CliError::new("the run ended before its measured span did: nothing written")
     })?;
-    let iperf3 = record_tools(&tools, &mut measured)?;
+    let iperf3 = record_tools(&tools, &mut measured, flood_rate_bps(&input.bss))?;
     let info = RunInfo {
         config: spec.preset.clone(),
         variant: label,
@@ -229,14 +244,15 @@ pub fn emulate(
         sample.flow_tcp.truncate(flows.len());
     }
     let mut r = collect(scenario, input, &measured, info);
-    r.metadata.emulation = Some(summary(&report, iperf3, pcap_frames));
+    r.metadata.emulation = Some(summary(&report, iperf3, pcap_frames, host_drops));
     results::save(&r, &path)?;
     super::write_summaries(
         std::slice::from_ref(&r),
         args,
         verbosity == Verbosity::Verbose,
     )?;
-    let warnings = lateness_warnings(&report);
+    let mut warnings = lateness_warnings(&report);
+    warnings.extend(host_drop_warning(r.metadata.emulation.as_ref()));
     for w in super::warnings(&r).into_iter().chain(warnings) {
         eprintln!("{w}");
     }
@@ -281,7 +297,7 @@ mod tests {
     }
 
     #[test]
-    fn pings_tcp_udp_at_a_rate_and_calls_are_emulated_floods_and_web_are_not() {
+    fn pings_tcp_udp_and_calls_are_emulated() {
         let s = StationId(0);
         assert!(supported(&FlowSpec::ping(s, Duration::from_millis(100))).is_ok());
         let peer = FlowSpec::station_ping(s, StationId(1), Duration::from_millis(100));
@@ -298,8 +314,17 @@ mod tests {
             },
         );
         assert!(supported(&cbr).is_ok());
-        let flood = supported(&FlowSpec::saturated(s, Direction::Downlink)).unwrap_err();
-        assert!(flood.contains("udp_flood"), "{flood}");
+        assert!(supported(&FlowSpec::saturated(s, Direction::Downlink)).is_ok());
+    }
+
+    #[test]
+    fn tc_output_gives_the_qdiscs_drops() {
+        let text =
+            "qdisc pfifo_fast 0: root refcnt 2 bands 3 priomap 1 2 2 2 1 2 0 0 1 1 1 1 1 1 1 1\n \
+             Sent 1234 bytes 10 pkt (dropped 7, overlimits 0 requeues 0)\n \
+             backlog 0b 0p requeues 0\n";
+        assert_eq!(qdisc_drops(text), 7);
+        assert_eq!(qdisc_drops(""), 0);
     }
 
     #[test]

@@ -16,9 +16,11 @@ use super::*;
 /// samples and its requests, within the measured span; each call's legs as irtt
 /// measured them, rated as the simulator rates its own. Returns what iperf3 reported
 /// of each TCP and UDP flow.
+/// `flood_bps` is what a saturated UDP flow offered.
 pub(super) fn record_tools(
     tools: &[(Tool, std::process::Output)],
     m: &mut Metrics,
+    flood_bps: u64,
 ) -> Result<Vec<Iperf3Result>, CliError> {
     let (from, to) = (m.start, m.end());
     let mut iperf3 = Vec::new();
@@ -63,17 +65,21 @@ pub(super) fn record_tools(
                     retransmits,
                     congestion,
                     udp: None,
+                    offered_mbps: None,
                 });
             }
-            App::Udp { .. } => {
+            App::Udp { load, .. } => {
                 let (goodput_mbps, udp) =
                     parse_iperf3_udp(&text).ok_or_else(|| failed("iperf3 gave no result"))?;
+                let offered_mbps = matches!(load, airq_sim::apps::traffic::Load::Saturated { .. })
+                    .then_some(flood_bps as f64 / 1e6);
                 iperf3.push(Iperf3Result {
                     flow: tool.flow,
                     goodput_mbps,
                     retransmits: 0,
                     congestion: None,
                     udp: Some(udp),
+                    offered_mbps,
                 });
             }
             App::Voip { config } => {
@@ -158,6 +164,7 @@ pub(super) fn summary(
     report: &LoopReport,
     iperf3: Vec<Iperf3Result>,
     pcap_frames: Option<u64>,
+    host_queue_drops: Vec<u64>,
 ) -> EmulationSummary {
     let l = &report.lateness;
     EmulationSummary {
@@ -173,6 +180,7 @@ pub(super) fn summary(
         realtime_priority: report.realtime_priority,
         pcap_frames,
         iperf3,
+        host_queue_drops,
     }
 }
 
@@ -189,6 +197,20 @@ pub(super) fn lateness_line(report: &LoopReport) -> String {
         report.read_packets,
         report.delivered_packets
     )
+}
+
+/// A warning when a host's own interface dropped packets before the emulated AP read
+/// them: what the model measured is then not all that host's tool sent.
+pub(super) fn host_drop_warning(e: Option<&EmulationSummary>) -> Option<String> {
+    let drops = &e?.host_queue_drops;
+    let total: u64 = drops.iter().sum();
+    (total > 0).then(|| {
+        format!(
+            "airq: WARNING: the hosts' own interfaces dropped {total} packets before the \
+             emulated AP read them (server, then each station: {drops:?}): a sender's host \
+             queue, not the modelled BSS, limited what it offered"
+        )
+    })
 }
 
 /// Loud warnings when the loop fell behind the clock: the model's timing was not kept.

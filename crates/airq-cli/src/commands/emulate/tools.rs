@@ -5,13 +5,13 @@ use crate::error::CliError;
 use airq::{Duration, Instant};
 use airq_emu::flow_map::{ping_id, tcp_port};
 use airq_emu::irtt;
-use airq_emu::network::{address_of, Network};
+use airq_emu::network::{address_of, Network, INTERFACE};
 use airq_emu::realtime::Clock;
 use airq_sim::apps::traffic::{
     App, Direction, FlowSpec, Load, G711_FRAME_BYTES, G711_INTERVAL, RTP_HEADER_BYTES,
     UDP_IP_HEADER_BYTES,
 };
-use airq_sim::bss::Host;
+use airq_sim::bss::{BssScenario, Host};
 use std::path::Path;
 use std::process::Stdio;
 
@@ -30,8 +30,43 @@ pub(super) fn tos(f: &FlowSpec) -> String {
     f.dscp.to_ds_field(0).to_string()
 }
 
+/// The rate of IP packets (bit/s) iperf3 offers for each saturated UDP flow
+/// (`udp_flood`): the PHY rate of the BSS's fastest station, more than any station's
+/// MAC can carry (A-MPDUs, BlockAcks and contention take a share of the air), so the
+/// queue in front of the air stays full as the simulator's saturated sender keeps it.
+/// Every flood gets the same rate, so that under a shared FIFO each takes an equal share
+/// of the arrivals, as the simulator's floods (topped up one for one as they leave) do.
+/// Capped so that the floods together fit the wired link: the model's wired link, not
+/// the server's own interface, is then what a downlink flood crosses first, and the
+/// hosts' queues (whose drops are counted, `host_queue_drops`) stay out of the way.
+pub(super) fn flood_rate_bps(bss: &BssScenario) -> u64 {
+    let fastest = bss
+        .stations
+        .iter()
+        .map(|s| (s.rate.data_rate_mbps() * 1e6) as u64)
+        .max()
+        .unwrap_or(0);
+    let floods = bss
+        .flows
+        .iter()
+        .filter(|f| {
+            matches!(
+                f.app,
+                App::Udp {
+                    load: Load::Saturated { .. },
+                    ..
+                }
+            )
+        })
+        .count()
+        .max(1) as u64;
+    fastest.min(bss.wired.rate_bps * 9 / 10 / floods).max(1)
+}
+
 /// The command of flow `k`'s tool (the client side), started at `started` and
-/// running until `stop`; `irtt_json` is where irtt writes its output.
+/// running until `stop`; `irtt_json` is where irtt writes its output, `flood_bps` the
+/// rate a saturated UDP flow offers ([`flood_rate_bps`]).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn tool_command(
     net: &Network,
     k: usize,
@@ -40,6 +75,7 @@ pub(super) fn tool_command(
     started: Instant,
     stop: Instant,
     irtt_json: &Path,
+    flood_bps: u64,
 ) -> std::process::Command {
     let seconds = seconds_to(started, stop).max(1).to_string();
     let station = Host::Station(f.station);
@@ -87,9 +123,13 @@ pub(super) fn tool_command(
             net.command(station, "iperf3", &args)
         }
         App::Udp {
-            load: Load::Cbr { rate_bps },
+            load,
             payload_bytes,
         } => {
+            let rate_bps = match load {
+                Load::Cbr { rate_bps } => rate_bps,
+                Load::Saturated { .. } => flood_bps,
+            };
             // iperf3's -b counts UDP payload bits; the scenario's rate counts IP bits.
             let ip_bytes = u64::from(payload_bytes + UDP_IP_HEADER_BYTES);
             let payload_bps = rate_bps * u64::from(payload_bytes) / ip_bytes;
@@ -132,7 +172,7 @@ pub(super) fn tool_command(
             ];
             net.command(station, "irtt", &args)
         }
-        App::Udp { .. } | App::Http { .. } => unreachable!("checked by `supported`"),
+        App::Http { .. } => unreachable!("checked by `supported`"),
     }
 }
 
@@ -144,6 +184,15 @@ pub(super) fn irtt_json(dir: &Path, k: usize) -> std::path::PathBuf {
 /// Starts each flow's tool at its start time, waits for them all (killing them if a
 /// signal comes, or if they outlive the run by [`GRACE`]). A call's uplink leg has no
 /// tool of its own: its downlink leg's irtt measures both.
+/// What the tools did: each one's output, and the hosts' own queue drops.
+pub(super) struct ToolsRun {
+    pub(super) outputs: Vec<(Tool, std::process::Output)>,
+    /// [`host_queue_drops`] at the end.
+    pub(super) host_queue_drops: Vec<u64>,
+}
+
+/// Returns each tool's output and the hosts' own queue drops ([`host_queue_drops`]).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn run_tools(
     net: &mut Network,
     clock: Clock,
@@ -152,7 +201,8 @@ pub(super) fn run_tools(
     pairs: &[(usize, usize)],
     scratch: &Path,
     cc: &[&str],
-) -> Result<Vec<(Tool, std::process::Output)>, CliError> {
+    flood_bps: u64,
+) -> Result<ToolsRun, CliError> {
     set_tcp_defaults(net, flows, cc)?;
     // The servers, in the server's namespace, one per flow, first: iperf3 for TCP
     // and UDP, irtt for a call.
@@ -185,11 +235,20 @@ pub(super) fn run_tools(
         let started = clock.now();
         let wall_zero_ns = wall_now_ns().saturating_sub(started.as_nanos());
         let stop = f.stop.unwrap_or(end).min(end);
-        let child = tool_command(net, k, f, cc[k], started, stop, &irtt_json(scratch, k))
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| CliError::new(format!("cannot start flow {k}'s tool: {e}")))?;
+        let child = tool_command(
+            net,
+            k,
+            f,
+            cc[k],
+            started,
+            stop,
+            &irtt_json(scratch, k),
+            flood_bps,
+        )
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| CliError::new(format!("cannot start flow {k}'s tool: {e}")))?;
         let tool = Tool {
             flow: k,
             spec: f.clone(),
@@ -228,7 +287,48 @@ pub(super) fn run_tools(
     while clock.now() < end + Duration::from_millis(100) && !airq_emu::signals::stop_requested() {
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
-    Ok(done)
+    Ok(ToolsRun {
+        outputs: done,
+        host_queue_drops: host_queue_drops(net),
+    })
+}
+
+/// Packets each host's own interface dropped before this process read them, the
+/// server's then each station's: its qdisc's drops (`tc -s qdisc show dev wlan0`,
+/// pfifo_fast by default) and the TUN device's `tx_dropped` (its ring full). A sender
+/// faster than the emulated AP reads loses packets there, unseen by the model.
+pub(super) fn host_queue_drops(net: &Network) -> Vec<u64> {
+    let stations = net.namespaces().len() - 1;
+    let hosts = std::iter::once(Host::Server)
+        .chain((0..stations as u32).map(|s| Host::Station(airq::StationId(s))));
+    hosts
+        .map(|host| {
+            let run = |program: &str, args: &[&str]| -> String {
+                net.command(host, program, args)
+                    .stderr(Stdio::null())
+                    .output()
+                    .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+                    .unwrap_or_default()
+            };
+            let qdisc = run("tc", &["-s", "qdisc", "show", "dev", INTERFACE]);
+            let device = run(
+                "cat",
+                &[&format!("/sys/class/net/{INTERFACE}/statistics/tx_dropped")],
+            );
+            qdisc_drops(&qdisc) + device.trim().parse::<u64>().unwrap_or(0)
+        })
+        .collect()
+}
+
+/// The sum of the `dropped N` counts of `tc -s qdisc show` output.
+pub(super) fn qdisc_drops(text: &str) -> u64 {
+    text.split("dropped ")
+        .skip(1)
+        .filter_map(|rest| {
+            let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            n.parse::<u64>().ok()
+        })
+        .sum()
 }
 
 /// The wall clock, Unix nanoseconds.
