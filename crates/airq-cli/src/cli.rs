@@ -62,6 +62,14 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         pcap: Option<PathBuf>,
     },
+    /// Inside an emulated host: the `http` test's web server or client
+    /// (`airq emulate` starts them; arguments as `airq_emu::http::main` reads them).
+    #[command(hide = true)]
+    EmulateHttp {
+        /// `server ...` or `client ...`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Run a scenario under several AP configurations in parallel; one table.
     Compare {
         #[command(flatten)]

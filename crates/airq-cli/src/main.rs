@@ -44,6 +44,9 @@ fn main() {
             },
             verbosity,
         ),
+        Command::EmulateHttp { args } => {
+            airq_emu::http::main(args).map_err(airq_cli::error::CliError::new)
+        }
         Command::Compare {
             common,
             configs,

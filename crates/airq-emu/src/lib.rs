@@ -11,6 +11,7 @@
 
 pub mod air_capture;
 pub mod flow_map;
+pub mod http;
 pub mod irtt;
 pub mod lateness;
 pub mod netns;

@@ -378,6 +378,44 @@ fn a_udp_flood_fills_the_air_as_the_simulators() {
     );
 }
 
+/// Web page loads (`http`) under emulation: `airq emulate-http` serves the page in the
+/// server's namespace and loads it from station a over six connections; each load is in
+/// the results as the simulator records its own, and the median is the simulator's
+/// within 25% for the same scenario.
+#[test]
+fn web_pages_load_through_the_emulated_ap_as_in_the_simulator() {
+    let test = "web_pages_load_through_the_emulated_ap_as_in_the_simulator";
+    if !can_emulate(test) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let extra = "[[traffic]]\ntest = \"http\"\nstations = [\"a\"]\nthink_ms = 200\n";
+    let scenario = small_scenario(dir.path(), extra);
+    let (emulated, simulated) = (dir.path().join("emulated"), dir.path().join("simulated"));
+    airq()
+        .args(["emulate", scenario.to_str().unwrap(), "-o"])
+        .arg(&emulated)
+        .assert()
+        .success();
+    airq()
+        .args(["run", scenario.to_str().unwrap(), "-o"])
+        .arg(&simulated)
+        .assert()
+        .success();
+    let (r, sim) = (results_in(&emulated), results_in(&simulated));
+    let web = r.flows.iter().position(|f| f.test == "http").unwrap();
+    let p50 = |r: &ResultsFile| {
+        let mut v = r.flows[web].page_load_s.clone();
+        v.sort_by(f64::total_cmp);
+        (v.len(), v[v.len() / 2])
+    };
+    let ((n, t), (n_sim, t_sim)) = (p50(&r), p50(&sim));
+    eprintln!("page loads: emulated {n}, p50 {t:.3} s; simulated {n_sim}, p50 {t_sim:.3} s");
+    assert!(n >= 10, "{n} pages in 5 s");
+    assert!((t - t_sim).abs() < 0.25 * t_sim, "{t} against {t_sim}");
+    assert!(r.flows[web].goodput_mbps > 0.0);
+}
+
 /// UDP at a rate (iperf3 -u) and a call (irtt) under emulation: the UDP goodput near
 /// the scenario's rate with iperf3's loss in the results, and both of the call's legs
 /// rated by the simulator's E-model.

@@ -8,8 +8,11 @@ use std::process::Stdio;
 /// Why flow `f` cannot be emulated, if it cannot.
 pub(super) fn supported(f: &FlowSpec) -> Result<(), &'static str> {
     match f.app {
-        App::Ping { .. } | App::Tcp { .. } | App::Voip { .. } | App::Udp { .. } => Ok(()),
-        App::Http { .. } => Err("web page loads (http) are not emulated yet"),
+        App::Ping { .. }
+        | App::Tcp { .. }
+        | App::Voip { .. }
+        | App::Udp { .. }
+        | App::Http { .. } => Ok(()),
     }
 }
 
@@ -17,7 +20,7 @@ pub(super) fn supported(f: &FlowSpec) -> Result<(), &'static str> {
 /// (`net.ipv4.tcp_ecn`), not per flow, and iperf3 has no option for it.
 pub(super) fn same_ecn(flows: &[FlowSpec]) -> Result<(), String> {
     let mut ecn = flows.iter().filter_map(|f| match f.app {
-        App::Tcp { config } => Some(config.ecn),
+        App::Tcp { config } | App::Http { config, .. } => Some(config.ecn),
         _ => None,
     });
     let first = ecn.next();

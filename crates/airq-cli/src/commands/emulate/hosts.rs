@@ -57,7 +57,7 @@ pub(super) fn set_tcp_defaults(
     cc: &[&str],
 ) -> Result<(), CliError> {
     let Some((k, config)) = flows.iter().enumerate().find_map(|(k, f)| match f.app {
-        App::Tcp { config } => Some((k, config)),
+        App::Tcp { config } | App::Http { config, .. } => Some((k, config)),
         _ => None,
     }) else {
         return Ok(());
@@ -101,7 +101,12 @@ pub(super) fn wait_listening(
 ) -> Result<(), CliError> {
     let port = |k: usize| format!(":{}", tcp_port(k));
     let tcp: Vec<String> = (0..flows.len())
-        .filter(|&k| matches!(flows[k].app, App::Tcp { .. } | App::Udp { .. }))
+        .filter(|&k| {
+            matches!(
+                flows[k].app,
+                App::Tcp { .. } | App::Udp { .. } | App::Http { .. }
+            )
+        })
         .map(port)
         .collect();
     let udp: Vec<String> = pairs.iter().map(|&(down, _)| port(down)).collect();
@@ -126,7 +131,7 @@ pub(super) fn wait_listening(
         }
         if std::time::Instant::now() > deadline || airq_emu::signals::stop_requested() {
             return Err(CliError::new(
-                "the iperf3/irtt servers did not start listening within 10 s",
+                "the iperf3/irtt/web servers did not start listening within 10 s",
             ));
         }
         std::thread::sleep(std::time::Duration::from_millis(20));

@@ -97,7 +97,7 @@ pub fn emulate(
     let linux_cc = |k: usize| -> &'static str {
         match flows[k].app {
             App::Tcp { .. } if bbr.get(k) == Some(&true) => "bbr",
-            App::Tcp { config } => linux_cc(config.cc),
+            App::Tcp { config } | App::Http { config, .. } => linux_cc(config.cc),
             _ => "",
         }
     };

@@ -99,7 +99,22 @@ pub(super) fn record_tools(
                     m.flows[up].voip = VoipSummary::of(&legs.up);
                 }
             }
-            App::Http { .. } => {}
+            App::Http { .. } => {
+                // Each page load completed within the measured span, as the simulator
+                // keeps those (it clears them when its warm-up ends).
+                let start = tool.started - Instant::ZERO;
+                let fm = &mut m.flows[tool.flow];
+                for l in airq_emu::http::parse_loads(&text) {
+                    let load = Duration::from_nanos(l.load_time.as_nanos() as u64);
+                    let done = start + Duration::from_nanos(l.started.as_nanos() as u64) + load;
+                    if done >= from && done <= to {
+                        fm.page_loads.push(load);
+                    }
+                }
+                if !output.status.success() {
+                    return Err(failed("the web client failed"));
+                }
+            }
         }
     }
     Ok(iperf3)

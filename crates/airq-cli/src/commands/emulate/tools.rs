@@ -172,7 +172,52 @@ pub(super) fn tool_command(
             ];
             net.command(station, "irtt", &args)
         }
-        App::Http { .. } => unreachable!("checked by `supported`"),
+        App::Http { ref page, .. } => {
+            let args = airq_emu::http::client_args(
+                http_server(k),
+                &http_options(f, cc),
+                &web_page(page),
+                seconds_to(started, stop).max(1),
+            );
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let mut all = vec!["emulate-http"];
+            all.extend(args);
+            net.command(station, &airq_exe(), &all)
+        }
+    }
+}
+
+/// This `airq` binary, which runs the `http` test's server and client inside the
+/// namespaces (`airq emulate-http`).
+pub(super) fn airq_exe() -> String {
+    std::env::current_exe()
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| "airq".to_string())
+}
+
+/// Where flow `k`'s web server listens.
+pub(super) fn http_server(k: usize) -> std::net::SocketAddr {
+    std::net::SocketAddr::from(([10, 0, 0, 1], tcp_port(k)))
+}
+
+/// The socket options of an `http` flow's connections: its DS field and congestion
+/// control.
+pub(super) fn http_options(f: &FlowSpec, cc: &str) -> airq_emu::http::SocketOptions {
+    airq_emu::http::SocketOptions {
+        tos: f.dscp.to_ds_field(0),
+        cc: cc.to_string(),
+    }
+}
+
+/// The simulator's web page as the emulated client loads it.
+pub(super) fn web_page(p: &airq_sim::apps::traffic::WebPage) -> airq_emu::http::Page {
+    airq_emu::http::Page {
+        objects: p.objects.clone(),
+        connections: p.connections,
+        keep_alive: p.keep_alive,
+        think_time: std::time::Duration::from_nanos(p.think_time.as_nanos()),
+        request_bytes: p.request_bytes,
+        pages: p.pages,
     }
 }
 
@@ -205,11 +250,18 @@ pub(super) fn run_tools(
 ) -> Result<ToolsRun, CliError> {
     set_tcp_defaults(net, flows, cc)?;
     // The servers, in the server's namespace, one per flow, first: iperf3 for TCP
-    // and UDP, irtt for a call.
+    // and UDP, irtt for a call, `airq emulate-http server` for web page loads.
     for (k, f) in flows.iter().enumerate() {
         let port = tcp_port(k).to_string();
         if matches!(f.app, App::Tcp { .. } | App::Udp { .. }) {
             net.spawn(Host::Server, "iperf3", &["-s", "-1", "-p", &port])
+                .map_err(|e| CliError::new(e.to_string()))?;
+        }
+        if matches!(f.app, App::Http { .. }) {
+            let args = airq_emu::http::server_args(http_server(k), &http_options(f, cc[k]));
+            let mut all = vec!["emulate-http"];
+            all.extend(args.iter().map(String::as_str));
+            net.spawn(Host::Server, &airq_exe(), &all)
                 .map_err(|e| CliError::new(e.to_string()))?;
         }
         if pairs.iter().any(|&(down, _)| down == k) {
