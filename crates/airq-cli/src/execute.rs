@@ -11,6 +11,7 @@ use crate::results::ResultsFile;
 use crate::run_set::RunSpec;
 use airq::Instant;
 use airq_emu::air_capture::AirCapture;
+use airq_emu::radiotap::Channel;
 use airq_sim::bss::Simulation;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -71,7 +72,7 @@ fn run_one(plan: &Plan, spec: &RunSpec) -> Result<ResultsFile, CliError> {
         Some(path) => {
             sim.record_air();
             Some(
-                AirCapture::create(path)
+                AirCapture::create(path, Channel::of(input.bss.bss.band, &input.bss.bss.radio))
                     .map_err(|e| CliError::new(format!("--pcap: cannot create {e}")))?,
             )
         }

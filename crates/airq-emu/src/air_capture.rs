@@ -42,13 +42,15 @@ pub struct AirCapture {
     writer: PcapNgWriter<BufWriter<File>>,
     /// One frame's bytes, reused.
     frame: Vec<u8>,
+    /// The BSS's channel, in every frame's radiotap header.
+    channel: radiotap::Channel,
     /// Frames written so far.
     pub frames: u64,
 }
 
 impl AirCapture {
-    /// Creates (or replaces) the capture file `path`.
-    pub fn create(path: &Path) -> io::Result<AirCapture> {
+    /// Creates (or replaces) the capture file `path` of a BSS on `channel`.
+    pub fn create(path: &Path, channel: radiotap::Channel) -> io::Result<AirCapture> {
         let file = File::create(path)
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
         let mut writer = PcapNgWriter::with_endianness(
@@ -67,6 +69,7 @@ impl AirCapture {
         Ok(AirCapture {
             writer,
             frame: Vec::new(),
+            channel,
             frames: 0,
         })
     }
@@ -75,7 +78,7 @@ impl AirCapture {
     pub fn write(&mut self, frames: &[AirFrame]) -> io::Result<()> {
         for f in frames {
             self.frame.clear();
-            radiotap::encode(f, &mut self.frame);
+            radiotap::encode(f, self.channel, &mut self.frame);
             let packet = EnhancedPacketBlock {
                 interface_id: 0,
                 timestamp: std::time::Duration::from_nanos(f.at.as_nanos()),
@@ -113,7 +116,11 @@ mod tests {
     #[test]
     fn frames_are_written_as_pcapng_blocks_in_model_time() {
         let path = std::env::temp_dir().join(format!("airq-air-{}.pcapng", std::process::id()));
-        let mut c = AirCapture::create(&path).unwrap();
+        let channel = radiotap::Channel {
+            band: airq::phy::Band::Ghz5,
+            frequency_mhz: 5180,
+        };
+        let mut c = AirCapture::create(&path, channel).unwrap();
         let frame = |ns: u64, b: &[u8]| AirFrame {
             at: Instant::from_nanos(ns),
             started: Instant::from_nanos(ns - 1000),
@@ -152,7 +159,7 @@ mod tests {
         let ts = (u64::from(u32_at(epb + 12)) << 32) | u64::from(u32_at(epb + 16));
         assert_eq!(ts, 1_500_000_123);
         let mut expected = Vec::new();
-        radiotap::encode(&f1, &mut expected);
+        radiotap::encode(&f1, channel, &mut expected);
         let len = u32_at(epb + 20) as usize;
         assert_eq!(len, expected.len());
         assert_eq!(&b[epb + 28..epb + 28 + len], &expected[..]);

@@ -7,7 +7,8 @@
 //!
 //! Radiotap fields, each at its alignment from the header's start: TSFT (bit 0, the
 //! start of the exchange, µs of model time), Rate (bit 2, 500 kb/s units) for DSSS/OFDM,
-//! dB antenna signal (bit 12: the PPDU's SNR in dB over the noise floor) when the link
+//! Channel (bit 3: the BSS's centre frequency in MHz and the flags mac80211 gives it,
+//! [`channel_flags`]), dB antenna signal (bit 12: the PPDU's SNR in dB over the noise floor) when the link
 //! has a channel model, MCS (bit 19) for HT, A-MPDU status (bit 20: the run's A-MPDU
 //! number as its reference) for a frame of an A-MPDU, VHT (bit 21), HE (bit 23, SU).
 //!
@@ -17,7 +18,7 @@
 //! BSSID, A3 the sender), uplink ones ToDS (A1 the BSSID, A2 the station, A3 the
 //! destination), as §9.3.2.1's Table 9-30 has them.
 
-use airq::phy::{ChannelWidth, GuardInterval, HeGi, Rate};
+use airq::phy::{Band, ChannelWidth, GuardInterval, HeGi, Rate};
 use airq_sim::bss::AirFrame;
 
 /// The BSSID: the AP's address.
@@ -26,11 +27,53 @@ pub const BSSID: [u8; 6] = [0x02, 0x00, 0x0a, 0x00, 0x00, 0x00];
 /// Radiotap's present bits (radiotap.org, "Defined fields").
 const TSFT: u32 = 1 << 0;
 const RATE: u32 = 1 << 2;
+const CHANNEL: u32 = 1 << 3;
 const DB_ANTSIGNAL: u32 = 1 << 12;
 const MCS: u32 = 1 << 19;
 const AMPDU_STATUS: u32 = 1 << 20;
 const VHT: u32 = 1 << 21;
 const HE: u32 = 1 << 23;
+
+/// Radiotap's channel flags (radiotap.org, Channel; Linux
+/// `include/net/ieee80211_radiotap.h`).
+const CHAN_CCK: u16 = 0x0020;
+const CHAN_OFDM: u16 = 0x0040;
+const CHAN_2GHZ: u16 = 0x0080;
+const CHAN_5GHZ: u16 = 0x0100;
+const CHAN_DYN: u16 = 0x0400;
+
+/// The BSS's channel, as every frame's radiotap header gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Channel {
+    pub band: Band,
+    /// The centre frequency, MHz.
+    pub frequency_mhz: u16,
+}
+
+impl Channel {
+    /// The channel of a BSS in `band` whose radio is `radio` (its `frequency_mhz`,
+    /// else the band's default, `airq_sim::phy::path_loss::center_frequency_mhz`).
+    pub fn of(band: Band, radio: &airq_sim::phy::channel::RadioParams) -> Channel {
+        Channel {
+            band,
+            frequency_mhz: radio.carrier_mhz(band) as u16,
+        }
+    }
+}
+
+/// The Channel field's flags of a frame at `rate` in `band`, as mac80211 sets them
+/// for a received frame (`ieee80211_add_rx_radiotap_header`, net/mac80211/rx.c): OFDM
+/// and 5 GHz in the 5 and 6 GHz bands (radiotap has no 6 GHz flag); in 2.4 GHz, 2 GHz
+/// with dynamic CCK-OFDM for HT and later, OFDM for an OFDM (ERP) rate, CCK for a DSSS
+/// one.
+pub fn channel_flags(band: Band, rate: Rate) -> u16 {
+    match (band, rate) {
+        (Band::Ghz5 | Band::Ghz6, _) => CHAN_OFDM | CHAN_5GHZ,
+        (Band::Ghz2_4, Rate::Ofdm(_)) => CHAN_OFDM | CHAN_2GHZ,
+        (Band::Ghz2_4, Rate::Dsss(_)) => CHAN_CCK | CHAN_2GHZ,
+        (Band::Ghz2_4, _) => CHAN_DYN | CHAN_2GHZ,
+    }
+}
 
 /// RFC 1042's LLC/SNAP header for IPv4.
 const LLC_SNAP_IPV4: [u8; 8] = [0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00, 0x08, 0x00];
@@ -51,8 +94,8 @@ fn ipv4_addresses(packet: &[u8]) -> ([u8; 4], [u8; 4]) {
     (at(12), at(16))
 }
 
-/// Appends `frame` with its radiotap header to `out`.
-pub fn encode(frame: &AirFrame, out: &mut Vec<u8>) {
+/// Appends `frame`, received on `channel`, with its radiotap header to `out`.
+pub fn encode(frame: &AirFrame, channel: Channel, out: &mut Vec<u8>) {
     let start = out.len();
     out.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 0]); // version, pad, length, present
     let mut present = TSFT;
@@ -69,6 +112,9 @@ pub fn encode(frame: &AirFrame, out: &mut Vec<u8>) {
         }
         _ => {}
     }
+    present |= CHANNEL;
+    put_aligned(out, start, 2, &channel.frequency_mhz.to_le_bytes());
+    out.extend_from_slice(&channel_flags(channel.band, frame.rate).to_le_bytes());
     if let Some(snr) = frame.snr_db {
         present |= DB_ANTSIGNAL;
         out.push(snr.clamp(0, 255) as u8);
@@ -192,21 +238,29 @@ mod tests {
         }
     }
 
-    /// An HT MCS7 short-GI 40 MHz frame of A-MPDU 9 with an SNR: TSFT at 8, the dB
-    /// signal at 16, MCS at 17, A-MPDU status padded to 20; then the 802.11 header.
+    const CH36: Channel = Channel {
+        band: Band::Ghz5,
+        frequency_mhz: 5180,
+    };
+
+    /// An HT MCS7 short-GI 40 MHz frame of A-MPDU 9 with an SNR: TSFT at 8, the
+    /// channel at 16 (5180 MHz, OFDM and 5 GHz), the dB signal at 20, MCS at 21,
+    /// A-MPDU status padded to 24; then the 802.11 header.
     #[test]
     fn ht_fields_sit_at_their_alignment() {
         let rate = Rate::ht(7, ChannelWidth::Mhz40, GuardInterval::Short).unwrap();
         let mut b = Vec::new();
-        encode(&frame(rate, Some(9), Some(31)), &mut b);
+        encode(&frame(rate, Some(9), Some(31)), CH36, &mut b);
         let present = u32::from_le_bytes(b[4..8].try_into().unwrap());
-        assert_eq!(present, TSFT | DB_ANTSIGNAL | MCS | AMPDU_STATUS);
+        assert_eq!(present, TSFT | CHANNEL | DB_ANTSIGNAL | MCS | AMPDU_STATUS);
         assert_eq!(u64::from_le_bytes(b[8..16].try_into().unwrap()), 2500);
-        assert_eq!(b[16], 31);
-        assert_eq!(&b[17..20], &[0x07, 0x01 | 0x04, 7]);
-        assert_eq!(u32::from_le_bytes(b[20..24].try_into().unwrap()), 9);
+        assert_eq!(u16::from_le_bytes([b[16], b[17]]), 5180);
+        assert_eq!(u16::from_le_bytes([b[18], b[19]]), 0x0140);
+        assert_eq!(b[20], 31);
+        assert_eq!(&b[21..24], &[0x07, 0x01 | 0x04, 7]);
+        assert_eq!(u32::from_le_bytes(b[24..28].try_into().unwrap()), 9);
         let len = u16::from_le_bytes(b[2..4].try_into().unwrap()) as usize;
-        assert_eq!(len, 28);
+        assert_eq!(len, 32);
         let h = &b[len..];
         // QoS Data, FromDS and Retry; A1 the station, A2 the BSSID, A3 the server.
         assert_eq!(&h[..2], &[0x88, 0x0a]);
@@ -219,19 +273,41 @@ mod tests {
         assert_eq!(h.len(), 26 + 8 + 20);
     }
 
-    /// VHT: its 12-byte field at an even offset; OFDM: the rate in 500 kb/s units.
+    /// VHT: its 12-byte field at an even offset; OFDM: the rate in 500 kb/s units,
+    /// then the channel padded to an even offset.
     #[test]
     fn vht_and_legacy_rates() {
         let vht = Rate::vht(9, 2, ChannelWidth::Mhz80, GuardInterval::Long).unwrap();
         let mut b = Vec::new();
-        encode(&frame(vht, None, None), &mut b);
-        assert_eq!(u32::from_le_bytes(b[4..8].try_into().unwrap()), TSFT | VHT);
-        assert_eq!(&b[16..22], &[0x44, 0, 0, 4, 0x92, 0]);
-        assert_eq!(u16::from_le_bytes(b[2..4].try_into().unwrap()), 28);
+        encode(&frame(vht, None, None), CH36, &mut b);
+        let present = u32::from_le_bytes(b[4..8].try_into().unwrap());
+        assert_eq!(present, TSFT | CHANNEL | VHT);
+        assert_eq!(&b[20..26], &[0x44, 0, 0, 4, 0x92, 0]);
+        assert_eq!(u16::from_le_bytes(b[2..4].try_into().unwrap()), 32);
         let ofdm = Rate::legacy_kbps(54_000, airq::phy::DsssPreamble::Long).unwrap();
         let mut b = Vec::new();
-        encode(&frame(ofdm, None, None), &mut b);
-        assert_eq!(u32::from_le_bytes(b[4..8].try_into().unwrap()), TSFT | RATE);
+        let ch6 = Channel {
+            band: Band::Ghz2_4,
+            frequency_mhz: 2437,
+        };
+        encode(&frame(ofdm, None, None), ch6, &mut b);
+        let present = u32::from_le_bytes(b[4..8].try_into().unwrap());
+        assert_eq!(present, TSFT | RATE | CHANNEL);
         assert_eq!(b[16], 108);
+        assert_eq!(u16::from_le_bytes([b[18], b[19]]), 2437);
+        assert_eq!(u16::from_le_bytes([b[20], b[21]]), CHAN_OFDM | CHAN_2GHZ);
+    }
+
+    /// mac80211's flags: 5 and 6 GHz OFDM + 5 GHz; 2.4 GHz by modulation.
+    #[test]
+    fn channel_flags_follow_mac80211() {
+        let ht = Rate::ht(7, ChannelWidth::Mhz20, GuardInterval::Long).unwrap();
+        let cck = Rate::legacy_kbps(11_000, airq::phy::DsssPreamble::Long).unwrap();
+        let ofdm = Rate::legacy_kbps(6_000, airq::phy::DsssPreamble::Long).unwrap();
+        assert_eq!(channel_flags(Band::Ghz6, ht), 0x0140);
+        assert_eq!(channel_flags(Band::Ghz5, ofdm), 0x0140);
+        assert_eq!(channel_flags(Band::Ghz2_4, ht), 0x0480);
+        assert_eq!(channel_flags(Band::Ghz2_4, ofdm), 0x00c0);
+        assert_eq!(channel_flags(Band::Ghz2_4, cck), 0x00a0);
     }
 }

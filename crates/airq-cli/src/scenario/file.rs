@@ -135,6 +135,8 @@ pub struct BssSection {
     pub noise_figure_db: Option<f64>,
     /// The AP's transmit power, dBm.
     pub ap_tx_power_dbm: Option<f64>,
+    /// The channel's centre frequency, MHz (default: the band's path-loss carrier).
+    pub frequency_mhz: Option<u32>,
 }
 
 /// A distance-based path loss model (IEEE 802.11-14/0980r16, the TGax scenarios).

@@ -1,4 +1,5 @@
-//! The channel model's keys ([bss] path_loss, noise_figure_db, ap_tx_power_dbm;
+//! The channel model's keys ([bss] path_loss, noise_figure_db, ap_tx_power_dbm,
+//! frequency_mhz;
 //! [[station]] distance_m, walls, attenuation_db, attenuation_change, tx_power_dbm):
 //! accepted when sound, refused with the file, line and key when not, and a station
 //! behind too much attenuation gets nothing through.
@@ -112,6 +113,18 @@ fn bad_channel_values_are_refused_with_their_line() {
     refused(
         &bss("ap_tx_power_dbm = 100"),
         &["bss.ap_tx_power_dbm", "must be -30 to 40 dBm"],
+    );
+    refused(
+        &bss("frequency_mhz = 2412"),
+        &[
+            "bad.toml:5:1",
+            "bss.frequency_mhz",
+            "2412 MHz is not a 20 MHz channel's centre in the 5GHz band",
+        ],
+    );
+    refused(
+        &bss("band = \"2.4GHz\"\nfrequency_mhz = 2414"),
+        &["bad.toml:6:1", "bss.frequency_mhz", "in the 2.4GHz band"],
     );
     refused(
         &bss("path_loss = \"free_space\""),

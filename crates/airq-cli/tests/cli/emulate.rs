@@ -615,6 +615,8 @@ fn the_pcap_has_radiotap_rates_tids_and_ampdus() {
             "wlan.fc.ds",
             "wlan.ra",
             "ip.dst",
+            "radiotap.channel.freq",
+            "radiotap.channel.flags.5ghz",
         ],
     );
     let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split('\t').collect()).collect();
@@ -623,6 +625,8 @@ fn the_pcap_has_radiotap_rates_tids_and_ampdus() {
         r.metadata.emulation.as_ref().unwrap().pcap_frames
     );
     assert!(rows.iter().all(|f| f[1] == "7" && f[2] == "0"), "{text}");
+    // The 5 GHz band's default channel, 36.
+    assert!(rows.iter().all(|f| f[7] == "5180" && f[8] == "1"), "{text}");
     // Down to b (FromDS: wlan.fc.ds 2) within the run.
     let b_down: Vec<&Vec<&str>> = rows
         .iter()

@@ -102,6 +102,42 @@ fn the_simulators_air_is_the_results_frames() {
     }
 }
 
+/// The radiotap Channel field: the band's default channel (36, 5180 MHz) with
+/// mac80211's OFDM + 5 GHz flags, and `[bss] frequency_mhz` (2462 MHz in 2.4 GHz) with
+/// 2 GHz + dynamic CCK-OFDM for HT frames, on every frame.
+#[test]
+fn the_capture_carries_the_bss_channel() {
+    if !has_tool("the_capture_carries_the_bss_channel", "tshark", "-v") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let channel_24 = PING.replace(
+        "seed = 3\n",
+        "seed = 3\n[bss]\nband = \"2.4GHz\"\nfrequency_mhz = 2462\n",
+    );
+    for (name, text, expected) in [
+        ("default.toml", PING.to_string(), "5180\t0x0140"),
+        ("ch11.toml", channel_24, "2462\t0x0480"),
+    ] {
+        let scenario = write(dir.path(), name, &text);
+        let pcap = dir.path().join(format!("{name}.pcapng"));
+        let out = dir.path().join(name.replace(".toml", ""));
+        airq()
+            .arg("run")
+            .arg(&scenario)
+            .arg("-o")
+            .arg(&out)
+            .arg("--pcap")
+            .arg(&pcap)
+            .assert()
+            .success();
+        let text = tshark_fields(&pcap, &["radiotap.channel.freq", "radiotap.channel.flags"]);
+        let values: BTreeSet<&str> = text.lines().collect();
+        assert!(text.lines().count() > 100, "{name}");
+        assert_eq!(values, BTreeSet::from([expected]), "{name}");
+    }
+}
+
 /// One capture is one run: several seeds are refused before anything runs.
 #[test]
 fn pcap_with_several_seeds_is_refused() {

@@ -31,6 +31,18 @@ pub struct RadioParams {
     pub noise_figure_db: f64,
     /// The model of stations placed by distance.
     pub path_loss: PathLossModel,
+    /// The channel's centre frequency, MHz; `None`: the band's
+    /// [`center_frequency_mhz`]. The path loss is evaluated at it and a capture's
+    /// radiotap Channel field says it.
+    pub frequency_mhz: Option<u32>,
+}
+
+impl RadioParams {
+    /// The channel's centre frequency in `band`, MHz.
+    pub fn carrier_mhz(&self, band: Band) -> f64 {
+        self.frequency_mhz
+            .map_or(center_frequency_mhz(band), f64::from)
+    }
 }
 
 impl Default for RadioParams {
@@ -39,6 +51,7 @@ impl Default for RadioParams {
             ap_tx_power_dbm: DEFAULT_AP_TX_POWER_DBM,
             noise_figure_db: DEFAULT_NOISE_FIGURE_DB,
             path_loss: PathLossModel::default(),
+            frequency_mhz: None,
         }
     }
 }
@@ -73,7 +86,7 @@ impl StationChannel {
         let path = self.distance_m.map_or(0.0, |d| {
             radio
                 .path_loss
-                .path_loss_db(d, self.walls, center_frequency_mhz(band))
+                .path_loss_db(d, self.walls, radio.carrier_mhz(band))
         });
         path + self.attenuation.at(now)
     }
@@ -150,6 +163,25 @@ mod tests {
         let loss = ch.loss_db(&radio, Band::Ghz5, Instant::ZERO);
         let pl = PathLossModel::TgaxResidential.path_loss_db(10.0, 1, 5180.0);
         assert!((loss - pl - 10.0).abs() < 1e-9);
+    }
+
+    /// The path loss follows the channel's frequency: free space, 20 log10(f) dB.
+    #[test]
+    fn a_higher_channel_loses_more() {
+        let mut ch = StationChannel::attenuated(0.0);
+        ch.distance_m = Some(3.0);
+        let default = RadioParams::default();
+        let ch165 = RadioParams {
+            frequency_mhz: Some(5825),
+            ..default
+        };
+        assert_eq!(default.carrier_mhz(Band::Ghz5), 5180.0);
+        let gap = ch.loss_db(&ch165, Band::Ghz5, Instant::ZERO)
+            - ch.loss_db(&default, Band::Ghz5, Instant::ZERO);
+        assert!(
+            (gap - 20.0 * (5825f64 / 5180.0).log10()).abs() < 1e-9,
+            "{gap}"
+        );
     }
 
     #[test]

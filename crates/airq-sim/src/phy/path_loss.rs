@@ -66,6 +66,19 @@ pub const fn center_frequency_mhz(band: Band) -> f64 {
     }
 }
 
+/// Whether `mhz` is the centre frequency of a 20 MHz channel of `band`: in 2.4 GHz
+/// 2407 + 5 n MHz for channels 1 to 13 and 2484 MHz for channel 14 (IEEE 802.11-2020
+/// 15.4.4.3, 17.3.8.4.2); in 5 GHz 5000 + 5 n MHz, channels 32 to 177 (Annex E, the
+/// global operating classes); in 6 GHz 5950 + 5 n MHz, channels 1, 5, ..., 233
+/// (802.11ax-2021 27.3.23.2).
+pub fn is_channel_mhz(band: Band, mhz: u32) -> bool {
+    match band {
+        Band::Ghz2_4 => (2412..=2472).contains(&mhz) && (mhz - 2407) % 5 == 0 || mhz == 2484,
+        Band::Ghz5 => (5160..=5885).contains(&mhz) && mhz % 5 == 0,
+        Band::Ghz6 => (5955..=7115).contains(&mhz) && (mhz - 5955) % 20 == 0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,5 +131,18 @@ mod tests {
         assert!((pl - 81.78).abs() < 0.01, "{pl}");
         let pl = m.path_loss_db(10.0, 0, five);
         assert!((pl - 71.25).abs() < 0.01, "{pl}");
+    }
+
+    #[test]
+    fn channel_centres_follow_each_bands_numbering() {
+        assert!(is_channel_mhz(Band::Ghz2_4, 2412) && is_channel_mhz(Band::Ghz2_4, 2484));
+        assert!(!is_channel_mhz(Band::Ghz2_4, 2414) && !is_channel_mhz(Band::Ghz2_4, 2477));
+        assert!(is_channel_mhz(Band::Ghz5, 5180) && is_channel_mhz(Band::Ghz5, 5745));
+        assert!(!is_channel_mhz(Band::Ghz5, 2412) && !is_channel_mhz(Band::Ghz5, 5181));
+        assert!(is_channel_mhz(Band::Ghz6, 5955) && is_channel_mhz(Band::Ghz6, 5975));
+        assert!(!is_channel_mhz(Band::Ghz6, 5960) && !is_channel_mhz(Band::Ghz6, 7135));
+        for band in [Band::Ghz2_4, Band::Ghz5, Band::Ghz6] {
+            assert!(is_channel_mhz(band, center_frequency_mhz(band) as u32));
+        }
     }
 }

@@ -26,6 +26,7 @@ use airq::{Duration, Instant};
 use airq_emu::air_capture::AirCapture;
 use airq_emu::flow_map::FlowMap;
 use airq_emu::network::Network;
+use airq_emu::radiotap::Channel;
 use airq_emu::realtime::{run_beside, Span};
 use airq_sim::apps::traffic::{App, FlowSpec};
 use airq_sim::bss::Simulation;
@@ -153,7 +154,7 @@ pub fn emulate(
         .map_err(|e| CliError::new(format!("{}: as {}: {e}", scenario.path, spec.label)))?;
     let mut capture = match options.pcap {
         Some(file) => Some(
-            AirCapture::create(file)
+            AirCapture::create(file, Channel::of(input.bss.bss.band, &input.bss.bss.radio))
                 .map_err(|e| CliError::new(format!("--pcap: cannot create {e}")))?,
         ),
         None => None,

@@ -257,7 +257,7 @@ pub(super) fn bss() -> TableDoc {
                 "Path loss of stations placed by distance_m: the TGax indoor models (IEEE \
                  802.11-14/0980r16): residential, free space to 5 m then 35 dB per decade, \
                  5 dB per wall; enterprise, free space to 10 m, 7 dB per wall. Evaluated at \
-                 2437, 5180 or 5975 MHz by band.",
+                 frequency_mhz (default 2437, 5180 or 5975 MHz by band).",
             ),
             key(
                 "noise_figure_db",
@@ -279,6 +279,20 @@ pub(super) fn bss() -> TableDoc {
                 "23.0",
                 "The AP's transmit power (TGax scenarios: 20 dBm). Stations with a channel \
                  only.",
+            ),
+            key(
+                "frequency_mhz",
+                Kind::Integer,
+                "MHz",
+                "by band: 2437, 5180, 5975".to_string(),
+                "a 20 MHz channel's centre in the band: 2412 to 2472 in steps of 5, or \
+                 2484 (2.4GHz); 5160 to 5885 in steps of 5 (5GHz); 5955 to 7115 in steps \
+                 of 20 (6GHz)",
+                "5745",
+                "The channel's centre frequency (IEEE 802.11-2020 Annex E; 802.11ax-2021 \
+                 27.3.23.2): the path loss of stations placed by distance_m is evaluated at \
+                 it, and captures (--pcap) carry it in the radiotap Channel field. Default: \
+                 channel 6, 36 or 5 (6 GHz) by band.",
             ),
         ],
     }
