@@ -138,6 +138,97 @@ fn the_capture_carries_the_bss_channel() {
     }
 }
 
+/// A simulated TCP download's segments carry the model's sequence and acknowledgment
+/// numbers, so tshark's TCP analysis follows the flow: it opens with a SYN at relative
+/// sequence 0; along the data, the sequence numbers increase except where tshark itself
+/// flags a retransmission or an out-of-order segment (an MPDU the MAC sent again after
+/// later ones); the highest one is the bytes the results count delivered; the ACK
+/// numbers never decrease and tshark measures the ACKs' RTTs.
+#[test]
+fn simulated_tcp_segments_have_sequence_numbers_tshark_follows() {
+    let test = "simulated_tcp_segments_have_sequence_numbers_tshark_follows";
+    if !has_tool(test, "tshark", "-v") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let text = "name = \"tcp-small\"\nduration = 2.0\nseed = 3\n[[station]]\nname = \"a\"\n\
+                standard = \"ht\"\nmcs = 7\n[[station]]\nname = \"b\"\nstandard = \"ht\"\n\
+                mcs = 0\n[[traffic]]\ntest = \"tcp_download\"\n";
+    let scenario = write(dir.path(), "tcp.toml", text);
+    let pcap = dir.path().join("air.pcapng");
+    airq()
+        .arg("run")
+        .arg(&scenario)
+        .arg("-o")
+        .arg(dir.path())
+        .arg("--pcap")
+        .arg(&pcap)
+        .assert()
+        .success();
+    let file = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_str().unwrap().contains(".json"))
+        .unwrap();
+    let r = results::load(&file).unwrap();
+    let fields = [
+        "tcp.stream",
+        "tcp.srcport",
+        "tcp.seq",
+        "tcp.len",
+        "tcp.ack",
+        "tcp.flags.syn",
+        "tcp.analysis.retransmission",
+        "tcp.analysis.out_of_order",
+        "tcp.analysis.ack_rtt",
+        "ip.dst",
+    ];
+    let text = tshark_fields(&pcap, &fields);
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split('\t').collect()).collect();
+    // Station a's download (10.0.1.1): its data from port 5001 and its ACKs.
+    let stream = rows.iter().find(|f| f[9] == "10.0.1.1").unwrap()[0];
+    let flow: Vec<&Vec<&str>> = rows.iter().filter(|f| f[0] == stream).collect();
+    assert_eq!(
+        (flow[0][2], flow[0][5]),
+        ("0", "1"),
+        "a SYN first: {:?}",
+        flow[0]
+    );
+    let number = |s: &str| s.parse::<u64>().unwrap();
+    let data: Vec<_> = flow
+        .iter()
+        .filter(|f| f[1] == "5001" && number(f[3]) > 0)
+        .collect();
+    let (mut highest, mut back) = (0, 0);
+    for f in &data {
+        let seq = number(f[2]);
+        if seq < highest {
+            back += 1;
+            assert!(!f[6].is_empty() || !f[7].is_empty(), "unflagged: {f:?}");
+        }
+        highest = highest.max(seq + number(f[3]));
+    }
+    let delivered = r.flows[0].goodput_mbps * 1e6 / 8.0 * 2.0;
+    eprintln!(
+        "{} data segments, {back} behind the highest, highest {highest}, delivered {delivered:.0}",
+        data.len()
+    );
+    assert!(back * 20 < data.len(), "{back} of {}", data.len());
+    assert!((highest as f64 - 1.0 - delivered).abs() < 0.02 * delivered);
+    let acks: Vec<_> = flow.iter().filter(|f| f[1] != "5001").collect();
+    let acked: Vec<u64> = acks.iter().map(|f| number(f[4])).collect();
+    assert!(
+        acked.windows(2).all(|w| w[0] <= w[1]),
+        "ACK numbers go back"
+    );
+    let timed = acks.iter().filter(|f| !f[8].is_empty()).count();
+    assert!(
+        timed * 2 > acks.len(),
+        "{timed} of {} ACKs timed",
+        acks.len()
+    );
+}
+
 /// One capture is one run: several seeds are refused before anything runs.
 #[test]
 fn pcap_with_several_seeds_is_refused() {

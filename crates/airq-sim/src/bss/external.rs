@@ -20,7 +20,7 @@ use crate::apps::traffic::Direction;
 use crate::bss::{BssScenario, SimError};
 use crate::net::dscp::tid_for_dscp;
 use crate::net::flow_hash::flow_hash;
-use crate::net::header_bytes::ipv4_header_bytes;
+use crate::net::header_bytes::{ipv4_header_bytes, tcp_header_bytes};
 use crate::net::packet::{FlowIndex, Payload, SimPacket};
 use crate::net::real_packet::{mark_ce, Ipv4Fields, RealPacket};
 use airq::phy::Rate;
@@ -111,14 +111,23 @@ impl AirLog {
                         }
                         None => p.uplink,
                     };
-                    let tuple = super::hosts::five_tuple(spec, p.flow.0, 0, from_station);
+                    let conn = match &p.payload {
+                        Payload::Tcp { conn, .. } => *conn,
+                        _ => 0,
+                    };
+                    let tuple = super::hosts::five_tuple(spec, p.flow.0, conn, from_station);
                     let ds_field = spec.dscp.to_ds_field(ecn_bits(p.ecn));
                     // An echo request leaves the pinging end: the server for a downlink
                     // ping, else the flow's station.
                     let pinged_by_server =
                         spec.direction == Direction::Downlink && spec.peer().is_none();
                     let icmp_request = from_station != pinged_by_server;
-                    ipv4_header_bytes(&tuple, p.len_bytes, ds_field, icmp_request)
+                    match &p.payload {
+                        Payload::Tcp { segment, .. } => {
+                            tcp_header_bytes(&tuple, p.len_bytes, ds_field, segment)
+                        }
+                        _ => ipv4_header_bytes(&tuple, p.len_bytes, ds_field, icmp_request),
+                    }
                 }
             };
             if aired.aggregate && ampdu.is_none() {
