@@ -15,7 +15,7 @@ use airq_sim::apps::traffic::{App, Direction, FlowSpec, Load};
 use airq_sim::bss::Host;
 use airq_sim::net::flow_hash::{PROTO_ICMP, PROTO_TCP, PROTO_UDP};
 use airq_sim::net::packet::FlowIndex;
-use airq_sim::net::real_packet::Ipv4Fields;
+use airq_sim::net::real_packet::{Ipv4Fields, PROTO_ICMPV6};
 
 /// The iperf3 server port of the scenario's flow `k`.
 pub fn tcp_port(k: usize) -> u16 {
@@ -102,8 +102,9 @@ impl FlowMap {
         let rest = FlowIndex((self.flows.len() + station.index().min(self.stations - 1)) as u32);
         let of_station = |k: &usize| self.flows[*k].station == station;
         match f.tuple.protocol {
-            PROTO_ICMP => {
-                // The echo identifier is in both "ports" (`parse_ipv4`).
+            PROTO_ICMP | PROTO_ICMPV6 => {
+                // The echo identifier is in both "ports" (`parse_ipv4`, `parse_ipv6`):
+                // an IPv6 echo (`ping -6`) is found as an IPv4 one.
                 let id = f.tuple.src_port;
                 let by_id = (0..self.flows.len())
                     .find(|&k| matches!(self.flows[k].app, App::Ping { .. }) && ping_id(k) == id);

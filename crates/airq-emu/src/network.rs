@@ -1,7 +1,8 @@
 //! The emulated hosts' network: a namespace for the server and one per station, each
 //! with a TUN interface whose other end is this process, addressed as the simulator
 //! addresses them (server 10.0.0.1, station `i` 10.0.1.(i + 1), one /16 so that every
-//! host reaches every other through its interface). The [`Network`] is the guard of
+//! host reaches every other through its interface), and in IPv6 the same addresses
+//! behind fd00::/96 (one /64). The [`Network`] is the guard of
 //! everything it made: dropping it ends the processes it started, closes the TUN
 //! devices (which removes them) and deletes the namespaces — on a normal exit, an
 //! error, or a SIGINT/SIGTERM that unwinds the caller.
@@ -38,6 +39,36 @@ pub fn host_of(a: u32, stations: usize) -> Option<Host> {
         [10, 0, 1, n] if n >= 1 && usize::from(n) <= stations => {
             Some(Host::Station(StationId(u32::from(n) - 1)))
         }
+        _ => None,
+    }
+}
+
+/// The IPv6 prefix of the hosts' addresses: fd00::/96 (a unique local address, RFC
+/// 4193) followed by the host's IPv4 address (server fd00::a00:1, station `i`
+/// fd00::a00:1xx), so that either address names the same host, and a capture's MAC
+/// addresses (made of the IPv4 address) are the same for both.
+pub const IPV6_PREFIX: [u8; 12] = [0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+
+/// The IPv6 address of `host`, as `ip` writes it.
+pub fn address6_of(host: Host) -> String {
+    let a = match host {
+        Host::Server => SERVER_ADDRESS,
+        Host::Station(s) => station_address(s),
+    };
+    let hi = u16::from_be_bytes([a[0], a[1]]);
+    let lo = u16::from_be_bytes([a[2], a[3]]);
+    format!("fd00::{hi:x}:{lo:x}")
+}
+
+/// The host an IPv4 or IPv6 packet `packet` is addressed to, if any of `stations`
+/// stations or the server has its destination address.
+pub fn destination_host(packet: &[u8], stations: usize) -> Option<Host> {
+    let word = |at: usize| -> Option<u32> {
+        Some(u32::from_be_bytes(packet.get(at..at + 4)?.try_into().ok()?))
+    };
+    match packet.first()? >> 4 {
+        4 => host_of(word(16)?, stations),
+        6 if packet.get(24..36)? == IPV6_PREFIX => host_of(word(36)?, stations),
         _ => None,
     }
 }
@@ -114,6 +145,11 @@ impl Network {
         netns::ip(&["-n", &ns, "link", "set", "dev", &tmp, "name", INTERFACE])?;
         netns::ip(&["-n", &ns, "link", "set", "dev", "lo", "up"])?;
         netns::ip(&["-n", &ns, "addr", "add", &addr, "dev", INTERFACE])?;
+        // IPv6 too, without duplicate address detection (the address is ours alone).
+        let addr6 = format!("{}/64", address6_of(host));
+        netns::ip(&[
+            "-n", &ns, "-6", "addr", "add", &addr6, "dev", INTERFACE, "nodad",
+        ])?;
         netns::ip(&["-n", &ns, "link", "set", "dev", INTERFACE, "up"])?;
         Ok(())
     }
@@ -200,5 +236,21 @@ mod tests {
         assert_eq!(host_of(0x0a00_0104, 3), None);
         assert_eq!(host_of(0x0a00_0100, 3), None);
         assert_eq!(host_of(0x0808_0808, 3), None);
+    }
+
+    #[test]
+    fn ipv6_addresses_carry_the_ipv4_ones() {
+        assert_eq!(address6_of(Host::Server), "fd00::a00:1");
+        assert_eq!(address6_of(Host::Station(StationId(2))), "fd00::a00:103");
+        let mut v6 = vec![0x60; 40];
+        v6[24..36].copy_from_slice(&IPV6_PREFIX);
+        v6[36..40].copy_from_slice(&[10, 0, 1, 3]);
+        assert_eq!(destination_host(&v6, 3), Some(Host::Station(StationId(2))));
+        v6[24] = 0xff; // multicast
+        assert_eq!(destination_host(&v6, 3), None);
+        let mut v4 = vec![0x45; 20];
+        v4[16..20].copy_from_slice(&[10, 0, 0, 1]);
+        assert_eq!(destination_host(&v4, 3), Some(Host::Server));
+        assert_eq!(destination_host(&[], 3), None);
     }
 }

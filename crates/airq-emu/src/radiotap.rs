@@ -3,7 +3,7 @@
 //! in `net/mac80211/rx.c` writes for a received frame) in front of the IEEE 802.11 QoS
 //! Data frame that carried the packet (IEEE 802.11-2020 §9.2.4 Frame Control, §9.3.2.1
 //! the Data frame format, §9.2.4.5 QoS Control) and its LLC/SNAP header (IEEE 802.2,
-//! RFC 1042: EtherType 0x0800 for IPv4). No FCS.
+//! RFC 1042: EtherType 0x0800 for IPv4, 0x86DD for IPv6). No FCS.
 //!
 //! Radiotap fields, each at its alignment from the header's start: TSFT (bit 0, the
 //! start of the exchange, µs of model time), Rate (bit 2, 500 kb/s units) for DSSS/OFDM,
@@ -12,7 +12,8 @@
 //! has a channel model, MCS (bit 19) for HT, A-MPDU status (bit 20: the run's A-MPDU
 //! number as its reference) for a frame of an A-MPDU, VHT (bit 21), HE (bit 23, SU).
 //!
-//! Addresses are made of the hosts' IPv4 addresses (`02:00` and the four bytes: the
+//! Addresses are made of the hosts' IPv4 addresses (for IPv6 the last four bytes of
+//! its addresses, which are the IPv4 ones; `02:00` and the four bytes: the
 //! station 10.0.1.1 is 02:00:0a:00:01:01, the server 02:00:0a:00:00:01); the AP's, the
 //! BSSID, is 02:00:0a:00:00:00. Downlink frames are FromDS (A1 the station, A2 the
 //! BSSID, A3 the sender), uplink ones ToDS (A1 the BSSID, A2 the station, A3 the
@@ -83,7 +84,12 @@ pub fn mac_of(ip: [u8; 4]) -> [u8; 6] {
     [0x02, 0x00, ip[0], ip[1], ip[2], ip[3]]
 }
 
-/// The source and destination IPv4 addresses of `packet` (zeros if it is too short).
+/// RFC 1042's LLC/SNAP header for IPv6 (EtherType 0x86DD).
+const LLC_SNAP_IPV6: [u8; 8] = [0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00, 0x86, 0xdd];
+
+/// The source and destination IPv4 addresses of `packet`, or for IPv6 the last four
+/// bytes of each address (the hosts' IPv4 addresses, `network::IPV6_PREFIX`); zeros if
+/// it is too short.
 fn ipv4_addresses(packet: &[u8]) -> ([u8; 4], [u8; 4]) {
     let at = |i: usize| -> [u8; 4] {
         packet
@@ -91,7 +97,15 @@ fn ipv4_addresses(packet: &[u8]) -> ([u8; 4], [u8; 4]) {
             .and_then(|b| b.try_into().ok())
             .unwrap_or([0; 4])
     };
-    (at(12), at(16))
+    if is_ipv6(packet) {
+        (at(20), at(36))
+    } else {
+        (at(12), at(16))
+    }
+}
+
+fn is_ipv6(packet: &[u8]) -> bool {
+    packet.first().is_some_and(|v| v >> 4 == 6)
 }
 
 /// Appends `frame`, received on `channel`, with its radiotap header to `out`.
@@ -178,7 +192,11 @@ pub fn encode(frame: &AirFrame, channel: Channel, out: &mut Vec<u8>) {
     out[start + 2..start + 4].copy_from_slice(&len.to_le_bytes());
     out[start + 4..start + 8].copy_from_slice(&present.to_le_bytes());
     dot11_qos_data(frame, out);
-    out.extend_from_slice(&LLC_SNAP_IPV4);
+    out.extend_from_slice(if is_ipv6(&frame.bytes) {
+        &LLC_SNAP_IPV6
+    } else {
+        &LLC_SNAP_IPV4
+    });
     out.extend_from_slice(&frame.bytes);
 }
 

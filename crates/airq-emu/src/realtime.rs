@@ -9,12 +9,12 @@
 use crate::air_capture::AirCapture;
 use crate::flow_map::FlowMap;
 use crate::lateness::Lateness;
-use crate::network::host_of;
+use crate::network::destination_host;
 use crate::tun::{Tun, READ_BUFFER_BYTES};
 use airq::{Instant, StationId};
 use airq_sim::bss::{AirFrame, Delivered, Host, Simulation};
 use airq_sim::metrics::Metrics;
-use airq_sim::net::real_packet::parse_ipv4;
+use airq_sim::net::real_packet::parse_ip;
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -31,8 +31,9 @@ pub struct LoopReport {
     pub read_packets: u64,
     pub read_bytes: u64,
     pub delivered_packets: u64,
-    /// Packets the model could not carry: not IPv4 (the hosts' IPv6 router
-    /// solicitations), to an address outside the BSS, or from a host to itself.
+    /// Packets the model could not carry: neither IPv4 nor IPv6, to an address
+    /// outside the BSS (the hosts' IPv6 router solicitations, to a multicast group), or
+    /// from a host to itself.
     pub not_carried: u64,
     /// Writes to a host that failed.
     pub write_errors: u64,
@@ -154,11 +155,12 @@ pub fn run(
                     0 => Host::Server,
                     i => Host::Station(StationId(i as u32 - 1)),
                 };
-                let Ok(fields) = parse_ipv4(&buf[..n]) else {
+                let Ok(fields) = parse_ip(&buf[..n]) else {
                     report.not_carried += 1;
                     continue;
                 };
-                let Some(to) = host_of(fields.tuple.dst, stations).filter(|&to| to != from) else {
+                let to = destination_host(&buf[..n], stations);
+                let Some(to) = to.filter(|&to| to != from) else {
                     report.not_carried += 1;
                     continue;
                 };

@@ -83,7 +83,8 @@ pub struct EmulationSummary {
     pub packets_read: u64,
     /// Packets the model delivered to the hosts.
     pub packets_delivered: u64,
-    /// Packets the model could not carry (not IPv4, or to an address outside the BSS).
+    /// Packets the model could not carry (neither IPv4 nor IPv6, or to an address
+    /// outside the BSS: a multicast group).
     pub packets_not_carried: u64,
     /// Whether the loop ran at a real-time priority (SCHED_FIFO).
     pub realtime_priority: bool,

@@ -480,8 +480,9 @@ fn udp_at_a_rate_and_a_call_are_measured() {
 }
 
 /// `--hold`: the hosts stay up after the scenario's tests with the commands to reach
-/// them printed; a ping run with the printed command crosses the emulated AP; SIGINT
-/// then ends the run, the results are written and no namespace of the run is left.
+/// them printed; a ping run with the printed command crosses the emulated AP, in IPv4
+/// and in IPv6 (both on the capture of the air); SIGINT then ends the run, the results
+/// are written and no namespace of the run is left.
 #[test]
 fn hold_keeps_the_hosts_up_until_sigint_and_leaves_nothing() {
     use std::io::BufRead;
@@ -490,10 +491,13 @@ fn hold_keeps_the_hosts_up_until_sigint_and_leaves_nothing() {
     }
     let dir = tempfile::tempdir().unwrap();
     let scenario = small_scenario(dir.path(), "");
+    let pcap = dir.path().join("air.pcapng");
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("airq"))
         .args(["emulate", scenario.to_str().unwrap(), "--duration", "2"])
         .args(["--omit", "0.5", "--hold", "-o"])
         .arg(dir.path())
+        .arg("--pcap")
+        .arg(&pcap)
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
@@ -527,6 +531,17 @@ fn hold_keeps_the_hosts_up_until_sigint_and_leaves_nothing() {
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{said}");
     assert!(said.contains("3 received"), "{said}");
+    // IPv6: the printed `ping -6` to the server's fd00::a00:1 crosses the AP too.
+    let ping6 = printed
+        .iter()
+        .find(|l| l.contains(&format!("ip netns exec {ns} ping -6 fd00::a00:1")))
+        .unwrap_or_else(|| panic!("no ping -6 command in {text}"));
+    let mut words: Vec<&str> = ping6.split_whitespace().collect();
+    words.extend(["-c", "3", "-i", "0.2", "-W", "2"]);
+    let out = Process::new(words[0]).args(&words[1..]).output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("3 received"), "{said}");
     assert!(Process::new("kill")
         .args(["-INT", &pid.to_string()])
         .status()
@@ -543,6 +558,22 @@ fn hold_keeps_the_hosts_up_until_sigint_and_leaves_nothing() {
     assert!(left.is_empty(), "left behind: {left:?}");
     let r = results_in(dir.path());
     assert!(r.metadata.emulation.is_some());
+    // The IPv6 echoes on the air, between sta1's and the server's MACs, in LLC/SNAP
+    // with EtherType 0x86DD.
+    if has_tool(
+        "hold_keeps_the_hosts_up_until_sigint_and_leaves_nothing",
+        "tshark",
+        "-v",
+    ) {
+        let text = tshark_fields(&pcap, &["icmpv6.type", "wlan.sa", "llc.type"]);
+        let echoes = |kind: &str, sa: &str| {
+            text.lines()
+                .filter(|l| *l == format!("{kind}\t{sa}\t0x86dd"))
+                .count()
+        };
+        assert_eq!(echoes("128", "02:00:0a:00:01:01"), 3, "{text}");
+        assert_eq!(echoes("129", "02:00:0a:00:00:01"), 3, "{text}");
+    }
 }
 
 /// `cc = "bbr"` runs that test's iperf3 with the hosts' BBR (iperf3 reports the

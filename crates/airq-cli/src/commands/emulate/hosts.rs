@@ -3,7 +3,7 @@
 use crate::error::CliError;
 use airq::StationId;
 use airq_emu::flow_map::tcp_port;
-use airq_emu::network::{address_of, Network};
+use airq_emu::network::{address6_of, address_of, Network};
 use airq_sim::apps::traffic::{App, FlowSpec};
 use airq_sim::bss::Host;
 use airq_sim::transport::tcp::CongestionControl;
@@ -29,6 +29,12 @@ pub(super) fn print_hold_help(net: &Network, stations: usize, flows: usize) {
     for s in 0..stations as u32 {
         let ns = net.namespace(Host::Station(StationId(s)));
         println!("  ip netns exec {ns} ping {server_address}");
+    }
+    // IPv6 as well: each host has the fd00:: address of its IPv4 one.
+    let server6 = address6_of(Host::Server);
+    for s in 0..stations as u32 {
+        let ns = net.namespace(Host::Station(StationId(s)));
+        println!("  ip netns exec {ns} ping -6 {server6}");
     }
     // A port above every scenario test's (5201 + flow).
     let port = tcp_port(flows + 100);
