@@ -41,7 +41,8 @@ pub enum Command {
         pcap: Option<PathBuf>,
     },
     /// Run a scenario's BSS in real time with real Linux hosts in network namespaces
-    /// (root): ping and iperf3 through the emulated AP; one results file.
+    /// (root): ping, iperf3, irtt and web page loads through the emulated AP; one results
+    /// file.
     Emulate {
         #[command(flatten)]
         /// Scenario, duration, overrides and outputs.
