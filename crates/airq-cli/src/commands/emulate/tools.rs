@@ -254,7 +254,10 @@ pub(super) fn run_tools(
     for (k, f) in flows.iter().enumerate() {
         let port = tcp_port(k).to_string();
         if matches!(f.app, App::Tcp { .. } | App::Udp { .. }) {
-            net.spawn(Host::Server, "iperf3", &["-s", "-1", "-p", &port])
+            // `-4`: the server applies the client's `-S` to its own packets (a
+            // download's data, an upload's ACKs) only on an IPv4 socket; on its
+            // default dual-stack one they go out unmarked (esnet/iperf#638).
+            net.spawn(Host::Server, "iperf3", &["-s", "-1", "-4", "-p", &port])
                 .map_err(|e| CliError::new(e.to_string()))?;
         }
         if matches!(f.app, App::Http { .. }) {
