@@ -1,6 +1,16 @@
-//! A station's transmit path: an unmodified client, so one FIFO per AC (pfifo_fast-like,
-//! 1000 packets shared, tail drop) feeding its radio, which aggregates per TID towards
-//! the AP with the same BlockAck window and retry rules as the AP.
+//! A station's transmit path: an unmodified client, so one FIFO per AC feeding its
+//! radio, which aggregates per TID towards the AP with the same BlockAck window and
+//! retry rules as the AP.
+//!
+//! Each AC's FIFO holds up to `txqueuelen` packets (1000) on its own, with tail drop: a
+//! mac80211 interface of a driver with four hardware queues has four netdev TX queues,
+//! one per AC (`net/mac80211/iface.c`, `ieee80211_if_add`: `txqs =
+//! IEEE80211_NUM_ACS`), `ieee80211_select_queue` (`wme.c`) puts a packet in its AC's,
+//! and such a device gets the `mq` root qdisc with a default qdisc of its own per TX
+//! queue (`net/sched/sch_generic.c`, `attach_default_qdiscs`; `sch_mq.c`), each limited
+//! by `tx_queue_len` (`pfifo_fast_init`). A saturated best-effort queue therefore never
+//! takes a voice packet's room. (Since Linux 6.2 every mac80211 driver uses mac80211's
+//! own per-TID FQ-CoDel queues under the `noqueue` qdisc instead; not modelled.)
 
 use crate::mac::frame::Ppdu;
 use crate::mac::link::{BssConfig, StationLink};
@@ -11,13 +21,14 @@ use crate::net::packet::{NodeId, SimPacket};
 use airq::{Ac, Duration, Instant, StationId, Tid};
 use std::collections::VecDeque;
 
-/// Packets a station's queues hold (`txqueuelen` 1000 of pfifo_fast).
+/// Packets each of a station's AC queues holds (`txqueuelen` 1000, `ether_setup`).
 pub const STATION_QUEUE_PACKETS: usize = 1000;
 
 pub struct StationTx {
     id: NodeId,
     bss: BssConfig,
     link: StationLink,
+    /// Per AC.
     limit_packets: usize,
     fifo: [VecDeque<SimPacket>; Ac::COUNT],
     queued: usize,
@@ -65,19 +76,20 @@ impl StationTx {
         &self.rate_control
     }
 
-    /// Queues an uplink packet; tail drop when the queues are full: then the packet
-    /// comes back, with why.
+    /// Queues an uplink packet in its AC's FIFO; tail drop when that FIFO is full: then
+    /// the packet comes back, with why.
     pub fn enqueue(
         &mut self,
         mut packet: SimPacket,
         now: Instant,
     ) -> Result<(), (SimPacket, DropCause)> {
-        if self.queued >= self.limit_packets {
+        let fifo = &mut self.fifo[packet.tid.ac().index()];
+        if fifo.len() >= self.limit_packets {
             return Err((packet, DropCause::QueueFull));
         }
         packet.enqueue_time = now;
         self.queued += 1;
-        self.fifo[packet.tid.ac().index()].push_back(packet);
+        fifo.push_back(packet);
         Ok(())
     }
 
@@ -148,5 +160,49 @@ impl TxPath for StationTx {
             out.dropped.push((p, DropCause::RetryLimit));
         }
         (outcome, out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testbed::{ht20, udp_packet};
+    use airq::phy::Band;
+
+    fn packet(id: u64, tid: u8) -> SimPacket {
+        SimPacket {
+            uplink: true,
+            tid: Tid::new(tid).unwrap(),
+            ..udp_packet(id)
+        }
+    }
+
+    fn station(limit_packets: usize) -> StationTx {
+        let bss = BssConfig::ofdm(Band::Ghz5);
+        StationTx::new(StationId(0), &bss, &ht20(7), limit_packets)
+    }
+
+    /// mq: one qdisc per AC queue, each with its own `tx_queue_len`
+    /// (`net/mac80211/iface.c` `ieee80211_if_add`, `net/sched/sch_mq.c`).
+    #[test]
+    fn a_full_best_effort_queue_leaves_voice_its_own_room() {
+        let mut sta = station(3);
+        let mut enqueue = |sta: &mut StationTx, id, tid| sta.enqueue(packet(id, tid), Instant::ZERO);
+        let dropped: Vec<u64> = (0..5)
+            .filter_map(|id| enqueue(&mut sta, id, 0).err())
+            .map(|(p, cause)| {
+                assert!(matches!(cause, DropCause::QueueFull));
+                p.id
+            })
+            .collect();
+        assert_eq!(dropped, [3, 4], "tail drop past BE's 3");
+        for id in 5..8 {
+            assert!(enqueue(&mut sta, id, 6).is_ok(), "VO has its own room");
+        }
+        assert!(enqueue(&mut sta, 8, 1).is_ok(), "BK has its own room");
+        assert_eq!(sta.queued(), 7);
+        let full = enqueue(&mut sta, 9, 7).err().map(|(p, _)| p.id);
+        assert_eq!(full, Some(9), "VO full at its own 3");
+        assert!(sta.has_frames(Ac::Vo) && sta.has_frames(Ac::Bk) && !sta.has_frames(Ac::Vi));
     }
 }

@@ -245,7 +245,7 @@ pub(super) fn bss() -> TableDoc {
                 STATION_QUEUE_PACKETS.to_string(),
                 "1 or more",
                 "100",
-                "Packets each station's own transmit queue holds.",
+                "Packets each of a station's four AC queues holds, tail drop (Linux: the mq qdisc, one child per AC netdev queue, each limited by txqueuelen; net/mac80211/iface.c).",
             ),
             key(
                 "path_loss",
