@@ -60,6 +60,8 @@ pub(super) struct Tool {
     pub(super) spec: FlowSpec,
     /// When it was started, on the loop's clock.
     pub(super) started: Instant,
+    /// When it was told to stop.
+    pub(super) stop: Instant,
     /// The wall-clock time (Unix ns) of the loop's clock's zero, for irtt's times.
     pub(super) wall_zero_ns: u64,
     /// A call's uplink leg, which this (its downlink leg's) irtt measures too.
@@ -270,6 +272,48 @@ mod tests {
     use super::*;
     use airq::StationId;
     use airq_sim::apps::traffic::{Direction, Load};
+
+    /// A ping killed at the grace, replies still queued behind a starved AC, prints no
+    /// summary: its requests are those it was told to send, so the unanswered ones
+    /// count as lost instead of vanishing (`rrul` emulated: "25 sent, 0% lost").
+    #[test]
+    fn a_ping_killed_before_its_summary_counts_every_scheduled_request() {
+        use airq_sim::metrics::{FlowMetrics, Metrics};
+        use std::os::unix::process::ExitStatusExt;
+        let interval = Duration::from_millis(200);
+        let tool = || Tool {
+            flow: 0,
+            spec: FlowSpec::ping(StationId(0), interval),
+            started: Instant::ZERO,
+            stop: Instant::ZERO + Duration::from_secs(2),
+            wall_zero_ns: 0,
+            pair: None,
+            json: Default::default(),
+        };
+        let replies = "64 bytes from 10.0.1.1: icmp_seq=1 ttl=64 time=2.64 ms\n\
+            64 bytes from 10.0.1.1: icmp_seq=2 ttl=64 time=3100 ms\n";
+        let run = |status: i32, text: &str| {
+            let output = std::process::Output {
+                status: std::process::ExitStatus::from_raw(status),
+                stdout: text.as_bytes().to_vec(),
+                stderr: Vec::new(),
+            };
+            let mut m = Metrics {
+                flows: vec![FlowMetrics::new(StationId(0))],
+                duration: Duration::from_secs(2),
+                ..Metrics::default()
+            };
+            record_tools(&[(tool(), output)], &mut m).unwrap();
+            (m.flows[0].echo_requests.len(), m.flows[0].rtt.len())
+        };
+        // SIGKILL (9): ten requests, one every 200 ms over 2 s; two answered.
+        assert_eq!(run(9, replies), (10, 2));
+        let summary = "\n--- 10.0.1.1 ping statistics ---\n\
+            10 packets transmitted, 2 received, 80% packet loss, time 1800ms\n";
+        assert_eq!(run(0, &format!("{replies}{summary}")), (10, 2));
+        // Exited by itself without a summary: nothing made up.
+        assert_eq!(run(0, replies), (0, 2));
+    }
 
     #[test]
     fn ping_output_gives_requests_and_replies() {

@@ -37,7 +37,19 @@ pub(super) fn record_tools(
             App::Ping { .. } => {
                 let interval = tool.spec.interval().expect("a ping has an interval");
                 let fm = &mut m.flows[tool.flow];
-                let (sent, replies) = parse_ping(&text);
+                let (mut sent, replies) = parse_ping(&text);
+                if sent == 0 && stopped_at_grace(output) {
+                    // Killed before its summary (replies still on their way from a
+                    // starved queue): it sent on its schedule, so every request counts,
+                    // not only those answered.
+                    sent = super::tools::ping_count(tool.started, tool.stop, interval);
+                    eprintln!(
+                        "airq: note: flow {}: ping was stopped {:.0} s after the end before \
+                         its summary; its {sent} requests are counted from its schedule",
+                        tool.flow,
+                        GRACE.as_secs_f64()
+                    );
+                }
                 let start = tool.started - Instant::ZERO;
                 for seq in 0..sent {
                     let at = start + interval * u64::from(seq);

@@ -63,6 +63,13 @@ pub(super) fn flood_rate_bps(bss: &BssScenario) -> u64 {
     fastest.min(bss.wired.rate_bps * 9 / 10 / floods).max(1)
 }
 
+/// The echo requests `ping -c` is told to send, one per `interval` from `started` to
+/// `stop`.
+pub(super) fn ping_count(started: Instant, stop: Instant, interval: Duration) -> u32 {
+    let count = stop.saturating_duration_since(started).as_nanos() / interval.as_nanos().max(1);
+    count.clamp(1, u64::from(u32::MAX)) as u32
+}
+
 /// The command of flow `k`'s tool (the client side), started at `started` and
 /// running until `stop`; `irtt_json` is where irtt writes its output, `flood_bps` the
 /// rate a saturated UDP flow offers ([`flood_rate_bps`]).
@@ -88,10 +95,7 @@ pub(super) fn tool_command(
         } => {
             let interval = f.interval().expect("a ping has an interval");
             let interval_s = format!("{:.3}", interval.as_nanos() as f64 / 1e9);
-            let count = (stop.saturating_duration_since(started).as_nanos()
-                / interval.as_nanos().max(1))
-            .max(1)
-            .to_string();
+            let count = ping_count(started, stop, interval).to_string();
             // The server pings a station (downlink); a station pings the server
             // (uplink) or another station (`to`).
             let (from, to) = match (f.direction, peer) {
@@ -308,6 +312,7 @@ pub(super) fn run_tools(
             flow: k,
             spec: f.clone(),
             started,
+            stop,
             wall_zero_ns,
             pair: pairs.iter().find(|p| p.0 == k).map(|p| p.1),
             json: irtt_json(scratch, k),
