@@ -50,15 +50,23 @@ impl Simulation {
 
     /// Tops up the saturated flows sent by `node`, one packet per flow in turn (from a
     /// rotating first flow), as senders offering the same rate would fill a shared
-    /// queue. The first drop ends the top-up: the queue is full, and the next departure
-    /// will make room again — so a full queue costs one drop per departure, not a churn.
+    /// queue. A drop ends the top-up of the flows of the dropped packet's AC: their
+    /// queue is full, and the next departure will make room again — so a full queue
+    /// costs one drop per departure, not a churn. Flows of the other ACs go on: a
+    /// station's ACs have queues of their own (`station`), and a VO flood must not
+    /// starve because the BE queue beside it is full.
     pub(super) fn refill(&mut self, node: NodeId) {
         let Some((start, n)) = self.hosts.refill_start(node) else {
             return;
         };
+        let mut full = [false; airq::Ac::COUNT];
         loop {
             let mut added = false;
             for k in 0..n {
+                let ac = self.hosts.saturated_ac(node, (start + k) % n);
+                if full[ac.index()] {
+                    continue;
+                }
                 let Some(packet) = self.hosts.saturated_packet(node, (start + k) % n, self.now)
                 else {
                     continue;
@@ -67,7 +75,7 @@ impl Simulation {
                 let dropped = self.nodes.enqueue(node, packet, self.now);
                 if !dropped.is_empty() {
                     self.account_drops(dropped);
-                    return;
+                    full[ac.index()] = true;
                 }
             }
             if !added {

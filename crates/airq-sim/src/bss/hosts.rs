@@ -298,6 +298,12 @@ impl Hosts {
         Some((start, n))
     }
 
+    /// The AC of `node`'s `k`th saturated flow.
+    pub(super) fn saturated_ac(&self, node: NodeId, k: usize) -> airq::Ac {
+        let f = self.saturated_by_node[node.index()][k];
+        self.flows[f as usize].tid.ac()
+    }
+
     /// The next packet of `node`'s `k`th saturated flow, if it is active and its
     /// backlog at the sender is not full.
     pub(super) fn saturated_packet(

@@ -6,6 +6,7 @@ mod bianchi;
 mod block_ack;
 mod channel;
 mod determinism;
+mod edca_floods;
 mod http;
 mod ping;
 mod rate_control;
