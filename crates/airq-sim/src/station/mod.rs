@@ -187,7 +187,7 @@ mod tests {
     #[test]
     fn a_full_best_effort_queue_leaves_voice_its_own_room() {
         let mut sta = station(3);
-        let mut enqueue = |sta: &mut StationTx, id, tid| sta.enqueue(packet(id, tid), Instant::ZERO);
+        let enqueue = |sta: &mut StationTx, id, tid| sta.enqueue(packet(id, tid), Instant::ZERO);
         let dropped: Vec<u64> = (0..5)
             .filter_map(|id| enqueue(&mut sta, id, 0).err())
             .map(|(p, cause)| {

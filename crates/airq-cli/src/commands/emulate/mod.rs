@@ -303,7 +303,7 @@ mod tests {
                 duration: Duration::from_secs(2),
                 ..Metrics::default()
             };
-            record_tools(&[(tool(), output)], &mut m).unwrap();
+            record_tools(&[(tool(), output)], &mut m, 0).unwrap();
             (m.flows[0].echo_requests.len(), m.flows[0].rtt.len())
         };
         // SIGKILL (9): ten requests, one every 200 ms over 2 s; two answered.
