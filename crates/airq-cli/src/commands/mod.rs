@@ -293,7 +293,8 @@ pub fn starvation_warning(r: &ResultsFile) -> Option<String> {
     if paces.len() == starved.len() {
         return Some(format!(
             "{head} Each was served at a slow pace all along ({}): at that pace a second \
-             without a packet happens by chance. Check that the share is the one the \
+             without a packet is expected, so this is the share the design gave it rather \
+             than a station left out now and then. Check that the share is the one the \
              design means to give.",
             paces.join("; ")
         ));
