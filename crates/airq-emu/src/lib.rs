@@ -7,7 +7,10 @@
 //! its destination's interface at the real time the model delivers it. The clock is
 //! real: the loop measures how late it runs each event ([`lateness`]).
 //!
-//! Linux only; needs root (network namespaces, /dev/net/tun) and iproute2's `ip`.
+//! Linux only; needs root (network namespaces, /dev/net/tun). The namespaces,
+//! interfaces and addresses are made by system calls and rtnetlink ([`netns`],
+//! [`rtnetlink`]); iproute2's `tc` and `ss` are run in them (queue drops, listening
+//! servers), and users reach them with `ip netns exec`.
 
 pub mod air_capture;
 pub mod flow_map;
@@ -18,6 +21,7 @@ pub mod netns;
 pub mod network;
 pub mod radiotap;
 pub mod realtime;
+pub mod rtnetlink;
 pub mod signals;
 pub mod tun;
 

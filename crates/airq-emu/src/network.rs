@@ -8,11 +8,15 @@
 //! error, or a SIGINT/SIGTERM that unwinds the caller.
 
 use crate::netns;
+use crate::rtnetlink::{self, Rtnetlink};
 use crate::tun::Tun;
 use airq::StationId;
 use airq_sim::bss::Host;
 use std::io;
+use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
 
 /// The server's address, 10.0.0.1, as the simulator numbers it.
 pub const SERVER_ADDRESS: [u8; 4] = [10, 0, 0, 1];
@@ -84,6 +88,8 @@ pub struct Network {
     pid: u32,
     /// The server's, then each station's.
     namespaces: Vec<String>,
+    /// Descriptors of the namespaces, to enter them; shared with the commands made.
+    namespace_fds: Vec<Arc<OwnedFd>>,
     tuns: Vec<Tun>,
     children: Vec<Child>,
 }
@@ -102,6 +108,7 @@ impl Network {
         let mut net = Network {
             pid: std::process::id(),
             namespaces: Vec::new(),
+            namespace_fds: Vec::new(),
             tuns: Vec::new(),
             children: Vec::new(),
         };
@@ -132,25 +139,41 @@ impl Network {
 
     fn add_host(&mut self, host: Host) -> io::Result<()> {
         let ns = netns::name(self.pid, &Self::host_name(host));
-        netns::ip(&["netns", "add", &ns])?;
+        netns::add(&ns)?;
         self.namespaces.push(ns.clone());
-        // Made here, then moved: its descriptor stays ours. A name unique to this run
-        // and host, at most 15 bytes.
-        let tmp = format!("aq{}h{}", self.pid, Self::index(host));
-        let tun = Tun::create(&tmp)
-            .map_err(|e| io::Error::new(e.kind(), format!("TUN device {tmp}: {e}")))?;
+        let fd = Arc::new(netns::open(&ns)?);
+        self.namespace_fds.push(Arc::clone(&fd));
+        // Made inside the namespace (a TUN device belongs to the namespace of the
+        // thread that opens /dev/net/tun), so it never appears in ours; its
+        // descriptor is this process's all the same.
+        let (v4, v6) = (address_of(host), address6_of(host));
+        let tun = netns::run_in(&fd, || {
+            let tun = Tun::create(INTERFACE)
+                .map_err(|e| io::Error::new(e.kind(), format!("TUN device {INTERFACE}: {e}")))?;
+            let mut rtnl = Rtnetlink::open()?;
+            let lo = rtnetlink::index_of("lo")?;
+            let wlan = rtnetlink::index_of(INTERFACE)?;
+            let step = |what: String, r: io::Result<()>| {
+                r.map_err(|e| io::Error::new(e.kind(), format!("{what}: {e}")))
+            };
+            step("ip link set dev lo up".into(), rtnl.set_up(lo))?;
+            let a4 = v4.parse().map_err(io::Error::other)?;
+            step(
+                format!("ip addr add {v4}/16 dev {INTERFACE}"),
+                rtnl.add_address(wlan, a4, 16, false),
+            )?;
+            // IPv6 too, without duplicate address detection (the address is ours
+            // alone).
+            let a6 = v6.parse().map_err(io::Error::other)?;
+            step(
+                format!("ip -6 addr add {v6}/64 dev {INTERFACE} nodad"),
+                rtnl.add_address(wlan, a6, 64, true),
+            )?;
+            step(format!("ip link set dev {INTERFACE} up"), rtnl.set_up(wlan))?;
+            Ok(tun)
+        })
+        .map_err(|e| io::Error::new(e.kind(), format!("namespace {ns}: {e}")))?;
         self.tuns.push(tun);
-        let addr = format!("{}/16", address_of(host));
-        netns::ip(&["link", "set", "dev", &tmp, "netns", &ns])?;
-        netns::ip(&["-n", &ns, "link", "set", "dev", &tmp, "name", INTERFACE])?;
-        netns::ip(&["-n", &ns, "link", "set", "dev", "lo", "up"])?;
-        netns::ip(&["-n", &ns, "addr", "add", &addr, "dev", INTERFACE])?;
-        // IPv6 too, without duplicate address detection (the address is ours alone).
-        let addr6 = format!("{}/64", address6_of(host));
-        netns::ip(&[
-            "-n", &ns, "-6", "addr", "add", &addr6, "dev", INTERFACE, "nodad",
-        ])?;
-        netns::ip(&["-n", &ns, "link", "set", "dev", INTERFACE, "up"])?;
         Ok(())
     }
 
@@ -174,13 +197,54 @@ impl Network {
         &self.tuns[Self::index(host)]
     }
 
-    /// A command that runs `program ARGS` in `host`'s namespace.
+    /// A command that runs `program ARGS` in `host`'s network namespace: the child
+    /// enters it (`setns(2)`) between fork and exec. Unlike `ip netns exec` it keeps
+    /// this process's mount namespace, so /sys shows this namespace's interfaces, not
+    /// the host's: read interface counters with [`Network::tx_dropped`].
     pub fn command(&self, host: Host, program: &str, args: &[&str]) -> Command {
-        let mut c = Command::new("ip");
-        c.args(["netns", "exec", self.namespace(host), program])
-            .args(args)
-            .stdin(Stdio::null());
+        let fd = Arc::clone(&self.namespace_fds[Self::index(host)]);
+        let mut c = Command::new(program);
+        c.args(args).stdin(Stdio::null());
+        // SAFETY: the closure makes one system call (setns), which is
+        // async-signal-safe, and allocates nothing; `fd` is kept open by the Arc the
+        // command owns.
+        unsafe {
+            c.pre_exec(move || netns::enter(fd.as_fd()));
+        }
         c
+    }
+
+    /// Runs `f` in a thread inside `host`'s network namespace.
+    pub fn run_in<T: Send>(
+        &self,
+        host: Host,
+        f: impl FnOnce() -> io::Result<T> + Send,
+    ) -> io::Result<T> {
+        netns::run_in(&self.namespace_fds[Self::index(host)], f)
+    }
+
+    /// Sets the sysctl `key` (dotted, `net.ipv4.tcp_congestion_control`) of `host`'s
+    /// network namespace to `value`, as `sysctl -w` run there would: a write to
+    /// /proc/sys/net/..., which shows the namespace of the thread that opens it.
+    pub fn set_sysctl(&self, host: Host, key: &str, value: &str) -> io::Result<()> {
+        if !key.starts_with("net.") || key.contains('/') {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("`{key}` is not a network namespace's sysctl"),
+            ));
+        }
+        let file = format!("/proc/sys/{}", key.replace('.', "/"));
+        self.run_in(host, || std::fs::write(&file, value))
+            .map_err(|e| io::Error::new(e.kind(), format!("sysctl {key}={value}: {e}")))
+    }
+
+    /// Packets `host`'s interface dropped for want of room in the TUN device's ring
+    /// (its `tx_dropped`).
+    pub fn tx_dropped(&self, host: Host) -> io::Result<u64> {
+        self.run_in(host, || {
+            let index = rtnetlink::index_of(INTERFACE)?;
+            Ok(Rtnetlink::open()?.stats64(index)?.tx_dropped)
+        })
     }
 
     /// Starts `program ARGS` in `host`'s namespace in the background; it is killed
@@ -206,8 +270,9 @@ impl Network {
         }
         self.children.clear();
         self.tuns.clear();
+        self.namespace_fds.clear();
         for ns in self.namespaces.drain(..).rev() {
-            if let Err(e) = netns::ip(&["netns", "delete", &ns]) {
+            if let Err(e) = netns::delete(&ns) {
                 errors.push(e.to_string());
             }
         }

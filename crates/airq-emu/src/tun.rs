@@ -35,8 +35,9 @@ pub struct Tun {
 }
 
 impl Tun {
-    /// Creates the TUN interface `name` (at most 15 bytes) in this process's network
-    /// namespace.
+    /// Creates the TUN interface `name` (at most 15 bytes) in the calling thread's
+    /// network namespace (the one /dev/net/tun is opened in: `tun_chr_open` in
+    /// drivers/net/tun.c).
     pub fn create(name: &str) -> io::Result<Tun> {
         if name.is_empty() || name.len() >= libc::IFNAMSIZ {
             return Err(io::Error::new(

@@ -93,6 +93,74 @@ fn setup_and_teardown_leave_nothing_behind() {
     assert!(root_interfaces(pid).is_empty());
 }
 
+/// Runs `ip ARGS` and returns what it printed.
+fn ip(args: &[&str]) -> String {
+    let out = Command::new("ip").args(args).output().unwrap();
+    assert!(out.status.success(), "ip {args:?}: {out:?}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// What `ip netns add`, `ip link set ... up` and `ip addr add` made before, checked
+/// with iproute2 itself as users see it: `ip netns list`, `ip netns exec`, `ip -n`.
+#[test]
+fn namespaces_are_iproutes_and_configured_as_ip_configured_them() {
+    let _lock = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    if !can_emulate("namespaces_are_iproutes_and_configured_as_ip_configured_them") {
+        return;
+    }
+    let pid = std::process::id();
+    let net = Network::create(2).unwrap();
+    let ns = format!("airq-{pid}-sta2");
+    assert!(ip(&["netns", "list"]).lines().any(|l| l.starts_with(&ns)));
+    let addrs = ip(&["-n", &ns, "-o", "addr", "show", "dev", "wlan0"]);
+    assert!(
+        addrs.contains("inet 10.0.1.2/16 scope global wlan0"),
+        "{addrs}"
+    );
+    assert!(
+        addrs.contains("inet6 fd00::a00:102/64 scope global nodad"),
+        "{addrs}"
+    );
+    let link = ip(&["-n", &ns, "-o", "link", "show", "dev", "wlan0"]);
+    assert!(link.contains(",UP,") || link.contains(",UP>"), "{link}");
+    let lo = ip(&["-n", &ns, "-o", "link", "show", "dev", "lo"]);
+    assert!(lo.contains(",UP,") || lo.contains(",UP>"), "{lo}");
+    // The kernel's prefix route, as after `ip addr add` on a link that is up.
+    let routes = ip(&["-n", &ns, "route", "show", "dev", "wlan0"]);
+    assert!(routes.contains("10.0.0.0/16"), "{routes}");
+    // A user's `ip netns exec` reaches the same interface as our commands.
+    let theirs = ip(&[
+        "netns", "exec", &ns, "ip", "-o", "-4", "addr", "show", "wlan0",
+    ]);
+    assert!(theirs.contains("10.0.1.2/16"), "{theirs}");
+    // A namespace's sysctl is its own: the machine's stays as it was.
+    let key = "/proc/sys/net/ipv4/tcp_ecn";
+    let machine = std::fs::read_to_string(key).unwrap();
+    let other = if machine.trim() == "1" { "2" } else { "1" };
+    let sta1 = Host::Station(StationId(0));
+    net.set_sysctl(sta1, "net.ipv4.tcp_ecn", other).unwrap();
+    let inside = net.command(sta1, "cat", &[key]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&inside.stdout).trim(), other);
+    assert_eq!(std::fs::read_to_string(key).unwrap(), machine);
+    assert!(net.set_sysctl(sta1, "kernel.hostname", "x").is_err());
+    // The device's counters, as /sys/class/net/wlan0/statistics shows them inside.
+    let sysfs = ip(&[
+        "netns",
+        "exec",
+        &ns,
+        "cat",
+        "/sys/class/net/wlan0/statistics/tx_dropped",
+    ]);
+    let sta2 = Host::Station(StationId(1));
+    assert_eq!(
+        net.tx_dropped(sta2).unwrap(),
+        sysfs.trim().parse::<u64>().unwrap()
+    );
+    drop(net);
+    assert!(ours(pid).is_empty());
+    assert!(!std::path::Path::new(&format!("/run/netns/{ns}")).exists());
+}
+
 /// A child that makes a network and waits to be killed.
 #[test]
 #[ignore = "the child of the SIGKILL test"]

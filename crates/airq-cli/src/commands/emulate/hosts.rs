@@ -7,7 +7,6 @@ use airq_emu::network::{address6_of, address_of, Network};
 use airq_sim::apps::traffic::{App, FlowSpec};
 use airq_sim::bss::Host;
 use airq_sim::transport::tcp::CongestionControl;
-use std::process::Stdio;
 
 pub(super) fn print_hold_help(net: &Network, stations: usize, flows: usize) {
     let server = net.namespace(Host::Server);
@@ -68,22 +67,19 @@ pub(super) fn set_tcp_defaults(
     }) else {
         return Ok(());
     };
-    let mut settings = vec![format!("net.ipv4.tcp_congestion_control={}", cc[k])];
+    let mut settings = vec![("net.ipv4.tcp_congestion_control", cc[k])];
     if config.ecn {
-        settings.push("net.ipv4.tcp_ecn=1".to_string());
+        settings.push(("net.ipv4.tcp_ecn", "1"));
     }
     let stations = net.namespaces().len() - 1;
     let hosts = std::iter::once(Host::Server)
         .chain((0..stations as u32).map(|s| Host::Station(StationId(s))));
     let hosts: Vec<Host> = hosts.collect();
-    for setting in &settings {
-        let refused = hosts.iter().filter(|&&host| {
-            let status = net
-                .command(host, "sysctl", &["-qw", setting])
-                .stderr(Stdio::null())
-                .status();
-            !status.is_ok_and(|s| s.success())
-        });
+    for &(key, value) in &settings {
+        let setting = format!("{key}={value}");
+        let refused = hosts
+            .iter()
+            .filter(|&&host| net.set_sysctl(host, key, value).is_err());
         if refused.count() > 0 {
             // A namespace may only default to an algorithm the machine allows
             // (`net.ipv4.tcp_allowed_congestion_control`), which is not ours to change;

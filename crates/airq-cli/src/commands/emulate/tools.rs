@@ -371,11 +371,11 @@ pub(super) fn host_queue_drops(net: &Network) -> Vec<u64> {
                     .unwrap_or_default()
             };
             let qdisc = run("tc", &["-s", "qdisc", "show", "dev", INTERFACE]);
-            let device = run(
-                "cat",
-                &[&format!("/sys/class/net/{INTERFACE}/statistics/tx_dropped")],
-            );
-            qdisc_drops(&qdisc) + device.trim().parse::<u64>().unwrap_or(0)
+            // The counter of /sys/class/net/wlan0/statistics/tx_dropped, read through
+            // rtnetlink: the commands keep this process's /sys, which shows the
+            // machine's interfaces, not the namespace's.
+            let device = net.tx_dropped(host).unwrap_or(0);
+            qdisc_drops(&qdisc) + device
         })
         .collect()
 }
