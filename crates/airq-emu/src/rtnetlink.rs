@@ -94,12 +94,7 @@ impl Rtnetlink {
 
     /// `ip link set dev INDEX up`.
     pub fn set_up(&mut self, index: u32) -> io::Result<()> {
-        let mut link = LinkMessage::default();
-        link.header.index = index;
-        link.header.flags = LinkFlags::Up;
-        link.header.change_mask = LinkFlags::Up;
-        self.request(RouteNetlinkMessage::NewLink(link), NLM_F_ACK)
-            .map(drop)
+        self.request(link_up(index), NLM_F_ACK).map(drop)
     }
 
     /// `ip addr add ADDRESS/PREFIX_LEN dev INDEX`, with `nodad` for IPv6: no
@@ -111,23 +106,8 @@ impl Rtnetlink {
         prefix_len: u8,
         nodad: bool,
     ) -> io::Result<()> {
-        let mut message = AddressMessage::default();
-        message.header.family = match address {
-            IpAddr::V4(_) => AddressFamily::Inet,
-            IpAddr::V6(_) => AddressFamily::Inet6,
-        };
-        message.header.prefix_len = prefix_len;
-        message.header.index = index;
-        message.header.scope = AddressScope::Universe;
-        if nodad {
-            message.header.flags = AddressHeaderFlags::Nodad;
-        }
-        message.attributes = vec![
-            AddressAttribute::Local(address),
-            AddressAttribute::Address(address),
-        ];
         self.request(
-            RouteNetlinkMessage::NewAddress(message),
+            new_address(index, address, prefix_len, nodad),
             NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL,
         )
         .map(drop)
@@ -153,6 +133,43 @@ impl Rtnetlink {
     }
 }
 
+/// RTM_NEWLINK setting IFF_UP on interface `index`, all other flags unchanged
+/// (`ifi_change` = IFF_UP), as ip/iplink.c sends `up`.
+pub fn link_up(index: u32) -> RouteNetlinkMessage {
+    let mut link = LinkMessage::default();
+    link.header.index = index;
+    link.header.flags = LinkFlags::Up;
+    link.header.change_mask = LinkFlags::Up;
+    RouteNetlinkMessage::NewLink(link)
+}
+
+/// RTM_NEWADDR of `address/prefix_len` on interface `index`, as ip/ipaddress.c sends
+/// it without a peer: IFA_LOCAL and IFA_ADDRESS both the address, scope global
+/// (RT_SCOPE_UNIVERSE), and IFA_F_NODAD in `ifa_flags` for `nodad`.
+pub fn new_address(
+    index: u32,
+    address: IpAddr,
+    prefix_len: u8,
+    nodad: bool,
+) -> RouteNetlinkMessage {
+    let mut message = AddressMessage::default();
+    message.header.family = match address {
+        IpAddr::V4(_) => AddressFamily::Inet,
+        IpAddr::V6(_) => AddressFamily::Inet6,
+    };
+    message.header.prefix_len = prefix_len;
+    message.header.index = index;
+    message.header.scope = AddressScope::Universe;
+    if nodad {
+        message.header.flags = AddressHeaderFlags::Nodad;
+    }
+    message.attributes = vec![
+        AddressAttribute::Local(address),
+        AddressAttribute::Address(address),
+    ];
+    RouteNetlinkMessage::NewAddress(message)
+}
+
 /// The index of interface `name` in the calling thread's network namespace
 /// (`if_nametoindex(3)`).
 pub fn index_of(name: &str) -> io::Result<u32> {
@@ -165,4 +182,61 @@ pub fn index_of(name: &str) -> io::Result<u32> {
         return Err(io::Error::new(e.kind(), format!("interface {name}: {e}")));
     }
     Ok(index)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The message's bytes after the 16-byte netlink header.
+    fn payload(message: RouteNetlinkMessage) -> Vec<u8> {
+        let mut m = NetlinkMessage::new(NetlinkHeader::default(), NetlinkPayload::from(message));
+        m.finalize();
+        let mut buf = vec![0; m.buffer_len()];
+        m.serialize(&mut buf);
+        buf[16..].to_vec()
+    }
+
+    #[test]
+    fn link_up_sets_only_iff_up() {
+        let p = payload(link_up(7));
+        // struct ifinfomsg: family, pad, type (u16), index (i32), flags, change (u32).
+        assert_eq!(p.len(), 16);
+        assert_eq!(i32::from_ne_bytes(p[4..8].try_into().unwrap()), 7);
+        let iff_up = libc::IFF_UP as u32;
+        assert_eq!(u32::from_ne_bytes(p[8..12].try_into().unwrap()), iff_up);
+        assert_eq!(u32::from_ne_bytes(p[12..16].try_into().unwrap()), iff_up);
+    }
+
+    #[test]
+    fn an_ipv6_address_is_local_and_address_without_dad() {
+        let a: IpAddr = "fd00::a00:101".parse().unwrap();
+        let p = payload(new_address(2, a, 64, true));
+        // struct ifaddrmsg: family, prefixlen, flags, scope (u8 each), index (u32).
+        assert_eq!(p[..4], [libc::AF_INET6 as u8, 64, 0x02, 0]); // IFA_F_NODAD
+        assert_eq!(u32::from_ne_bytes(p[4..8].try_into().unwrap()), 2);
+        // Two attributes of 4 + 16 bytes: IFA_LOCAL (2), then IFA_ADDRESS (1).
+        assert_eq!(p.len(), 8 + 2 * 20);
+        let octets = match a {
+            IpAddr::V6(v6) => v6.octets(),
+            IpAddr::V4(_) => unreachable!(),
+        };
+        for (at, kind) in [(8, 2u16), (28, 1u16)] {
+            assert_eq!(u16::from_ne_bytes(p[at..at + 2].try_into().unwrap()), 20);
+            assert_eq!(
+                u16::from_ne_bytes(p[at + 2..at + 4].try_into().unwrap()),
+                kind
+            );
+            assert_eq!(p[at + 4..at + 20], octets);
+        }
+    }
+
+    #[test]
+    fn an_ipv4_address_keeps_dad_flags_clear() {
+        let p = payload(new_address(3, "10.0.1.1".parse().unwrap(), 16, false));
+        assert_eq!(p[..4], [libc::AF_INET as u8, 16, 0, 0]);
+        assert_eq!(p.len(), 8 + 2 * 8);
+        assert_eq!(p[12..16], [10, 0, 1, 1]);
+        assert_eq!(p[20..24], [10, 0, 1, 1]);
+    }
 }
