@@ -150,12 +150,33 @@ interval_ms = 100
 
 /// The one results file in `dir`.
 fn results_in(dir: &std::path::Path) -> ResultsFile {
-    let file = std::fs::read_dir(dir)
+    results::load(&results_path(dir)).unwrap()
+}
+
+/// The results file in `dir`.
+fn results_path(dir: &std::path::Path) -> std::path::PathBuf {
+    std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .find(|p| p.to_str().unwrap().ends_with(".json.gz"))
-        .expect("a results file");
-    results::load(&file).unwrap()
+        .expect("a results file")
+}
+
+/// `scenario` emulated (results in `dir`/emulated) and simulated (`dir`/simulated):
+/// the two results.
+fn emulated_and_simulated(
+    dir: &std::path::Path,
+    scenario: &std::path::Path,
+) -> (ResultsFile, ResultsFile) {
+    let (emulated, simulated) = (dir.join("emulated"), dir.join("simulated"));
+    for (command, out) in [("emulate", &emulated), ("run", &simulated)] {
+        airq()
+            .args([command, scenario.to_str().unwrap(), "-o"])
+            .arg(out)
+            .assert()
+            .success();
+    }
+    (results_in(&emulated), results_in(&simulated))
 }
 
 /// One ICMP echo on the air, as tshark reads it from the capture.
@@ -299,18 +320,7 @@ fn a_station_pings_another_through_the_ap() {
     }
     let dir = tempfile::tempdir().unwrap();
     let scenario = small_scenario(dir.path(), "");
-    let (emulated, simulated) = (dir.path().join("emulated"), dir.path().join("simulated"));
-    airq()
-        .args(["emulate", scenario.to_str().unwrap(), "-o"])
-        .arg(&emulated)
-        .assert()
-        .success();
-    airq()
-        .args(["run", scenario.to_str().unwrap(), "-o"])
-        .arg(&simulated)
-        .assert()
-        .success();
-    let (r, sim) = (results_in(&emulated), results_in(&simulated));
+    let (r, sim) = emulated_and_simulated(dir.path(), &scenario);
     let p50 = |r: &ResultsFile, k: usize| {
         let mut v: Vec<f64> = r.flows[k].rtt_ms.iter().map(|s| s[1]).collect();
         v.sort_by(f64::total_cmp);
@@ -327,11 +337,7 @@ fn a_station_pings_another_through_the_ap() {
         );
         assert!((p50(&r, k) - p50(&sim, k)).abs() < 1.0);
     }
-    let path = std::fs::read_dir(&emulated)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.to_str().unwrap().ends_with(".json.gz"))
-        .unwrap();
+    let path = results_path(&dir.path().join("emulated"));
     airq().arg("show").arg(&path).assert().success();
 }
 
@@ -347,18 +353,7 @@ fn a_udp_flood_fills_the_air_as_the_simulators() {
     let dir = tempfile::tempdir().unwrap();
     let extra = "[[traffic]]\ntest = \"udp_flood\"\nstations = [\"b\"]\n";
     let scenario = small_scenario(dir.path(), extra);
-    let (emulated, simulated) = (dir.path().join("emulated"), dir.path().join("simulated"));
-    airq()
-        .args(["emulate", scenario.to_str().unwrap(), "-o"])
-        .arg(&emulated)
-        .assert()
-        .success();
-    airq()
-        .args(["run", scenario.to_str().unwrap(), "-o"])
-        .arg(&simulated)
-        .assert()
-        .success();
-    let (r, sim) = (results_in(&emulated), results_in(&simulated));
+    let (r, sim) = emulated_and_simulated(dir.path(), &scenario);
     let flood = r.flows.iter().position(|f| f.test == "udp_flood").unwrap();
     let (g, g_sim) = (r.flows[flood].goodput_mbps, sim.flows[flood].goodput_mbps);
     eprintln!("udp_flood to b: emulated {g:.2} Mbit/s, simulated {g_sim:.2}");
@@ -391,18 +386,7 @@ fn web_pages_load_through_the_emulated_ap_as_in_the_simulator() {
     let dir = tempfile::tempdir().unwrap();
     let extra = "[[traffic]]\ntest = \"http\"\nstations = [\"a\"]\nthink_ms = 200\n";
     let scenario = small_scenario(dir.path(), extra);
-    let (emulated, simulated) = (dir.path().join("emulated"), dir.path().join("simulated"));
-    airq()
-        .args(["emulate", scenario.to_str().unwrap(), "-o"])
-        .arg(&emulated)
-        .assert()
-        .success();
-    airq()
-        .args(["run", scenario.to_str().unwrap(), "-o"])
-        .arg(&simulated)
-        .assert()
-        .success();
-    let (r, sim) = (results_in(&emulated), results_in(&simulated));
+    let (r, sim) = emulated_and_simulated(dir.path(), &scenario);
     let web = r.flows.iter().position(|f| f.test == "http").unwrap();
     let p50 = |r: &ResultsFile| {
         let mut v = r.flows[web].page_load_s.clone();
