@@ -5,6 +5,28 @@ use super::{airq, has_tool, tshark_fields, write, PING};
 use airq_cli::results;
 use predicates::str::contains;
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// `airq run scenario -o out --pcap pcap`, which says where the air went; the run's
+/// results.
+fn run_with_pcap(scenario: &Path, out: &Path, pcap: &Path) -> results::ResultsFile {
+    airq()
+        .arg("run")
+        .arg(scenario)
+        .arg("-o")
+        .arg(out)
+        .arg("--pcap")
+        .arg(pcap)
+        .assert()
+        .success()
+        .stdout(contains("air: "));
+    let file = std::fs::read_dir(out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_str().unwrap().contains(".json"))
+        .unwrap();
+    results::load(&file).unwrap()
+}
 
 /// Two HT stations (MCS 7 and 0) with UDP floods and pings, 2 s, no warm-up: per
 /// station and direction, as many frames on the capture within the run as the results
@@ -19,22 +41,7 @@ fn the_simulators_air_is_the_results_frames() {
     let dir = tempfile::tempdir().unwrap();
     let scenario = write(dir.path(), "ping.toml", PING);
     let pcap = dir.path().join("air.pcapng");
-    airq()
-        .arg("run")
-        .arg(&scenario)
-        .arg("-o")
-        .arg(dir.path())
-        .arg("--pcap")
-        .arg(&pcap)
-        .assert()
-        .success()
-        .stdout(contains("air: "));
-    let file = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.to_str().unwrap().contains(".json"))
-        .unwrap();
-    let r = results::load(&file).unwrap();
+    let r = run_with_pcap(&scenario, dir.path(), &pcap);
     let text = tshark_fields(
         &pcap,
         &[
@@ -122,15 +129,7 @@ fn the_capture_carries_the_bss_channel() {
         let scenario = write(dir.path(), name, &text);
         let pcap = dir.path().join(format!("{name}.pcapng"));
         let out = dir.path().join(name.replace(".toml", ""));
-        airq()
-            .arg("run")
-            .arg(&scenario)
-            .arg("-o")
-            .arg(&out)
-            .arg("--pcap")
-            .arg(&pcap)
-            .assert()
-            .success();
+        run_with_pcap(&scenario, &out, &pcap);
         let text = tshark_fields(&pcap, &["radiotap.channel.freq", "radiotap.channel.flags"]);
         let values: BTreeSet<&str> = text.lines().collect();
         assert!(text.lines().count() > 100, "{name}");
@@ -156,21 +155,7 @@ fn simulated_tcp_segments_have_sequence_numbers_tshark_follows() {
                 mcs = 0\n[[traffic]]\ntest = \"tcp_download\"\n";
     let scenario = write(dir.path(), "tcp.toml", text);
     let pcap = dir.path().join("air.pcapng");
-    airq()
-        .arg("run")
-        .arg(&scenario)
-        .arg("-o")
-        .arg(dir.path())
-        .arg("--pcap")
-        .arg(&pcap)
-        .assert()
-        .success();
-    let file = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.to_str().unwrap().contains(".json"))
-        .unwrap();
-    let r = results::load(&file).unwrap();
+    let r = run_with_pcap(&scenario, dir.path(), &pcap);
     let fields = [
         "tcp.stream",
         "tcp.srcport",

@@ -337,11 +337,17 @@ impl TidTx {
         mpdu
     }
 
+    /// An MPDU the originator stops sending that the recipient has already (its Ack or
+    /// BlockAck was lost): delivered, not acknowledged ([`Completion::copies`]).
+    fn left_with_recipient(mpdu: Mpdu, out: &mut Completion) {
+        out.copies += 1;
+        out.delivered.push((mpdu.seq, mpdu.packet));
+    }
+
     /// Drops an MPDU a BlockAckReq moves the window past, unless the recipient has it.
     fn flush(mpdu: Mpdu, out: &mut Completion) {
         if mpdu.received {
-            out.copies += 1;
-            out.delivered.push((mpdu.seq, mpdu.packet));
+            Self::left_with_recipient(mpdu, out);
         } else {
             out.dropped.push((mpdu.seq, mpdu.packet));
         }
@@ -387,8 +393,7 @@ impl TidTx {
                 failed.push(mpdu);
             } else if mpdu.received {
                 // The recipient has it (only its Ack or BlockAck was lost).
-                out.copies += 1;
-                out.delivered.push((mpdu.seq, mpdu.packet));
+                Self::left_with_recipient(mpdu, out);
             } else {
                 given_up = given_up.max(Some(mpdu.seq));
                 if mpdu.retries >= retry_limit {
