@@ -29,7 +29,8 @@ pub enum SimError {
         flow: usize,
         station: StationId,
     },
-    /// A station-to-station ping that is not [`Direction::Uplink`]: its station sends
+    /// A station-to-station ping that is not
+    /// [`Direction::Uplink`](crate::apps::traffic::Direction::Uplink): its station sends
     /// the requests.
     PeerPingNotUplink {
         flow: usize,

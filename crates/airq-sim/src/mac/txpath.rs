@@ -64,10 +64,11 @@ pub struct TxOutput {
     /// Received by the other end of the link, with their sequence numbers, for the
     /// recipient's reordering buffer ([`tx_done`](TxPath::tx_done) only).
     pub acked: Vec<(u64, SimPacket)>,
-    /// Sequence numbers the originator gave up at the retry limit, with their TID, for
-    /// the same buffers.
+    /// Sequence numbers the originator gave up at the retry limit, with their TID: the
+    /// BlockAckReq it then owes moves the recipient's window past them
+    /// ([`super::block_ack_req`]).
     pub given_up: Vec<(Tid, u64)>,
-    pub dropped: Vec<(SimPacket, DropCause)>,
+    pub dropped: Dropped,
 }
 
 impl TxOutput {
