@@ -408,11 +408,9 @@ impl Simulation {
 
     /// Runs the next event if it is due by `until`; false when there is none.
     pub fn step(&mut self, until: Instant) -> bool {
-        match self.events.peek_time() {
-            Some(t) if t <= until => {}
-            _ => return false,
-        }
-        let (at, event) = self.events.pop().expect("peeked");
+        let Some((at, event)) = self.events.pop_until(until) else {
+            return false;
+        };
         self.now = at;
         self.metrics.events += 1;
         self.handle(event);

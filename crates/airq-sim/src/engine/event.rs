@@ -3,18 +3,30 @@
 //! (STYLE.md; quinn-proto and nexosim do the same).
 
 use airq::Instant;
-use std::cmp::Ordering;
+use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 
+/// An event's place in the order: its time in the high 64 bits, its sequence number in
+/// the low ones, so that one integer comparison orders two events (a tuple of the two
+/// took 2.5% more of the instructions at 1000 stations: issue 19).
+type Key = u128;
+
+fn key(at: Instant, seq: u64) -> Key {
+    u128::from(at.as_nanos()) << 64 | u128::from(seq)
+}
+
+fn time_of(key: Key) -> Instant {
+    Instant::from_nanos((key >> 64) as u64)
+}
+
 struct Entry<E> {
-    at: Instant,
-    seq: u64,
+    key: Key,
     event: E,
 }
 
 impl<E> PartialEq for Entry<E> {
     fn eq(&self, other: &Self) -> bool {
-        (self.at, self.seq) == (other.at, other.seq)
+        self.key == other.key
     }
 }
 
@@ -27,9 +39,8 @@ impl<E> PartialOrd for Entry<E> {
 }
 
 impl<E> Ord for Entry<E> {
-    /// Reversed, so that the max-heap pops the earliest (then first-scheduled) entry.
     fn cmp(&self, other: &Self) -> Ordering {
-        (other.at, other.seq).cmp(&(self.at, self.seq))
+        self.key.cmp(&other.key)
     }
 }
 
@@ -41,7 +52,7 @@ impl<E> Ord for Entry<E> {
 /// the heap. Lane events take their sequence number from the same counter, so the order
 /// is exactly the one a single heap would give.
 pub struct EventQueue<E, const LANES: usize = 0> {
-    heap: BinaryHeap<Entry<E>>,
+    heap: BinaryHeap<Reverse<Entry<E>>>,
     lanes: [Option<Entry<E>>; LANES],
     seq: u64,
 }
@@ -57,53 +68,57 @@ impl<E, const LANES: usize> Default for EventQueue<E, LANES> {
 }
 
 impl<E, const LANES: usize> EventQueue<E, LANES> {
-    fn entry(&mut self, at: Instant, event: E) -> Entry<E> {
+    fn next_key(&mut self, at: Instant) -> Key {
         let seq = self.seq;
         self.seq += 1;
-        Entry { at, seq, event }
+        key(at, seq)
     }
 
     pub fn schedule(&mut self, at: Instant, event: E) {
-        let entry = self.entry(at, event);
-        self.heap.push(entry);
+        let key = self.next_key(at);
+        self.heap.push(Reverse(Entry { key, event }));
     }
 
     /// Schedules the one pending event of `lane`. Out of contract (a debug assertion)
     /// if the lane already holds one; it would be replaced.
     pub fn schedule_in_lane(&mut self, lane: usize, at: Instant, event: E) {
         debug_assert!(self.lanes[lane].is_none(), "lane {lane} is busy");
-        self.lanes[lane] = Some(self.entry(at, event));
+        let key = self.next_key(at);
+        self.lanes[lane] = Some(Entry { key, event });
     }
 
-    /// The earliest lane entry if it comes before the heap's head.
-    fn first_lane(&self) -> Option<usize> {
-        let key = |e: &Entry<E>| (e.at, e.seq);
-        let (lane, first) = self
-            .lanes
+    /// The key of the next event, and its lane if it is in one.
+    fn first(&self) -> Option<(Option<usize>, Key)> {
+        let heap = self.heap.peek().map(|e| (None, e.0.key));
+        self.lanes
             .iter()
             .enumerate()
-            .filter_map(|(i, e)| e.as_ref().map(|e| (i, key(e))))
-            .min_by_key(|&(_, k)| k)?;
-        match self.heap.peek() {
-            Some(h) if key(h) < first => None,
-            _ => Some(lane),
-        }
+            .filter_map(|(i, e)| e.as_ref().map(|e| (Some(i), e.key)))
+            .chain(heap)
+            .min_by_key(|&(_, k)| k)
     }
 
     /// The time of the next event.
     pub fn peek_time(&self) -> Option<Instant> {
-        match self.first_lane() {
-            Some(lane) => self.lanes[lane].as_ref().map(|e| e.at),
-            None => self.heap.peek().map(|e| e.at),
+        self.first().map(|(_, k)| time_of(k))
+    }
+
+    /// The next event if it is due by `until`.
+    pub fn pop_until(&mut self, until: Instant) -> Option<(Instant, E)> {
+        let (lane, key) = self.first()?;
+        let at = time_of(key);
+        if at > until {
+            return None;
         }
+        let event = match lane {
+            Some(lane) => self.lanes[lane].take().map(|e| e.event),
+            None => self.heap.pop().map(|e| e.0.event),
+        };
+        event.map(|e| (at, e))
     }
 
     pub fn pop(&mut self) -> Option<(Instant, E)> {
-        let entry = match self.first_lane() {
-            Some(lane) => self.lanes[lane].take(),
-            None => self.heap.pop(),
-        };
-        entry.map(|e| (e.at, e.event))
+        self.pop_until(Instant::from_nanos(u64::MAX))
     }
 
     pub fn len(&self) -> usize {
@@ -152,5 +167,65 @@ mod tests {
         }
         assert_eq!(order, ["first", "a", "b", "c", "d", "e"]);
         assert!(q.is_empty());
+    }
+
+    /// An event scheduled after a `pop_until` found nothing due, before the event it
+    /// looked at (a caller scheduling between two runs), comes first.
+    #[test]
+    fn events_scheduled_between_runs_come_first() {
+        let t = |us| Instant::from_micros(us);
+        let mut q: EventQueue<&str> = EventQueue::default();
+        q.schedule(t(10), "later");
+        assert!(q.pop_until(t(5)).is_none());
+        q.schedule(t(3), "late");
+        q.schedule(t(3), "late too");
+        assert_eq!(q.peek_time(), Some(t(3)));
+        assert_eq!(q.len(), 3);
+        let order: Vec<_> = std::iter::from_fn(|| q.pop()).map(|(_, e)| e).collect();
+        assert_eq!(order, ["late", "late too", "later"]);
+    }
+
+    proptest::proptest! {
+        /// Any mix of schedules, lane events, pops and `pop_until`s gives the order of
+        /// one binary heap of (time, scheduling order).
+        #[test]
+        fn matches_one_binary_heap(
+            ops in proptest::collection::vec((0u8..4, 0u64..50_000), 1..300),
+        ) {
+            let mut q: EventQueue<u64, 1> = EventQueue::default();
+            let mut reference = BinaryHeap::new();
+            let (mut now, mut seq) = (0u64, 0u64);
+            for (op, delta) in ops {
+                match op {
+                    0 => {
+                        q.schedule(Instant::from_nanos(now + delta), seq);
+                        reference.push(Reverse((now + delta, seq)));
+                        seq += 1;
+                    }
+                    1 if q.lanes[0].is_none() => {
+                        q.schedule_in_lane(0, Instant::from_nanos(now + delta), seq);
+                        reference.push(Reverse((now + delta, seq)));
+                        seq += 1;
+                    }
+                    2 => {
+                        let until = now + delta / 4;
+                        let expected = reference.peek().filter(|r| r.0 .0 <= until).copied();
+                        let got = q.pop_until(Instant::from_nanos(until));
+                        proptest::prop_assert_eq!(got.map(|(at, e)| (at.as_nanos(), e)), expected.map(|r| r.0));
+                        if let Some(Reverse((at, _))) = expected {
+                            reference.pop();
+                            now = at;
+                        }
+                    }
+                    _ => {
+                        proptest::prop_assert_eq!(q.peek_time().map(|t| t.as_nanos()), reference.peek().map(|r| r.0 .0));
+                    }
+                }
+                proptest::prop_assert_eq!(q.len(), reference.len());
+            }
+            while let Some(Reverse(expected)) = reference.pop() {
+                proptest::prop_assert_eq!(q.pop().map(|(at, e)| (at.as_nanos(), e)), Some(expected));
+            }
+        }
     }
 }
