@@ -193,6 +193,48 @@ fn starved_stations_are_named_in_a_warning() {
     r.stations[0].rx_packets_down = 4000;
     let w = crate::commands::starvation_warning(&r).unwrap();
     assert!(w.contains("defect of the model"), "{w}");
+    // A station that got nothing has no pace of its own: slow-paced only if the
+    // stations' average pace is slow (here 20 s × 2 stations / 40 packets = 1 s).
+    r.stations[0].rx_packets_down = 0;
+    let w = crate::commands::starvation_warning(&r).unwrap();
+    assert!(
+        w.contains("no packet in the measured time, where a station got one every 1.00 s"),
+        "{w}"
+    );
+    assert!(!w.contains("defect"), "{w}");
+    r.stations[1].rx_packets_down = 4000;
+    let w = crate::commands::starvation_warning(&r).unwrap();
+    assert!(w.contains("defect of the model"), "{w}");
+}
+
+/// Thousands of slow-paced starved stations: the warning names five of each list and
+/// counts the rest, instead of growing with the stations.
+#[test]
+fn a_warning_about_many_starved_stations_stays_short() {
+    let mut r = results("fq_mac");
+    let template = r.stations[0].clone();
+    r.stations = (0..1000)
+        .map(|i| {
+            let mut s = template.clone();
+            s.name = format!("s{i}");
+            s.rx_packets_down = 2;
+            s
+        })
+        .collect();
+    r.starvation = (0..1000)
+        .map(|i| crate::results::StarvationSummary {
+            station: format!("s{i}"),
+            since_s: 1.0,
+            until_s: None,
+        })
+        .collect();
+    let w = crate::commands::starvation_warning(&r).unwrap();
+    assert!(w.contains("and 995 more."), "{w}");
+    assert!(
+        w.contains("s4 a packet every 0.50 s on average, 50.0% of the airtime and 995 more)"),
+        "{w}"
+    );
+    assert!(w.len() < 1500, "{} bytes: {w}", w.len());
 }
 
 fn close(got: &[f64], want: &[f64]) {
