@@ -1,7 +1,9 @@
 //! Cost per delivered packet against the number of stations (issue 19): a TCP download
 //! and a 200 ms ping to every station (two fast at HT MCS15 for every slow one at
 //! MCS0), run for `seconds` under `preset`, printing simulated seconds per wall second
-//! and the wall time per delivered TCP segment. Meant to be run under
+//! (and per second of this thread's CPU time, which other jobs on the machine do not
+//! inflate) and the time per delivered TCP segment and per delivered packet (every IP
+//! packet delivered over the air, either way). Meant to be run under
 //! `valgrind --tool=callgrind` as well, whose instruction count divided by the segments
 //! printed is the cost per segment independent of the machine's load.
 //!
@@ -33,9 +35,11 @@ fn main() {
     let config = ApConfig::preset(&preset).expect("a known preset");
     let mut sim = Simulation::new(scenario, &config).expect("a valid scenario");
     let sim_time = Duration::from_nanos((seconds * 1e9) as u64);
+    let cpu = cpu_seconds();
     let wall = std::time::Instant::now();
     sim.run_until(Instant::ZERO + sim_time);
     let wall = wall.elapsed().as_secs_f64();
+    let cpu = cpu_seconds().zip(cpu).map(|(after, before)| after - before);
     let metrics = sim.metrics();
     // Delivered in order, in full-sized segments.
     let mss = u64::from(TcpConfig::default().mss);
@@ -44,13 +48,46 @@ fn main() {
         .map(|f| f.rx_bytes)
         .sum::<u64>()
         / mss;
+    let packets: u64 = metrics
+        .stations
+        .iter()
+        .map(|s| s.rx_packets_down + s.rx_packets_up)
+        .sum();
+    let sim_s = sim_time.as_secs_f64();
+    let cpu = cpu.map_or(
+        "cpu_s - sim_per_cpu - us_per_packet_cpu -".to_string(),
+        |cpu| {
+            format!(
+                "cpu_s {cpu:.4} sim_per_cpu {:.1} us_per_packet_cpu {:.3}",
+                sim_s / cpu,
+                cpu * 1e6 / packets.max(1) as f64
+            )
+        },
+    );
     println!(
-        "stations {stations} preset {preset} sim_s {:.1} wall_s {wall:.3} sim_per_wall {:.1} \
-         events {} exchanges {} tcp_segments {segments} us_per_segment {:.3}",
-        sim_time.as_secs_f64(),
-        sim_time.as_secs_f64() / wall,
+        "stations {stations} preset {preset} sim_s {sim_s:.1} wall_s {wall:.3} sim_per_wall {:.1} \
+         {cpu} events {} exchanges {} tcp_segments {segments} packets {packets} \
+         us_per_segment {:.3}",
+        sim_s / wall,
         metrics.events,
         metrics.channel.exchanges,
         wall * 1e6 / segments.max(1) as f64
     );
 }
+
+/// The CPU time this thread has run (`CLOCK_THREAD_CPUTIME_ID`); `None` if the clock
+/// cannot be read.
+fn cpu_seconds() -> Option<f64> {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec for the call to fill.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
+    ok.then_some(t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
+}
+
+/// The allocator the `airq` CLI runs with (crates/airq-cli/src/main.rs), so that the
+/// figures here are the CLI's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
