@@ -12,7 +12,7 @@
 //! seed = 1
 //! seeds = 5                  # repetitions: seeds 1..5, mean ± 95% CI (default 1)
 //! [bss]     band = "5GHz", rts_cts = false, beacons = true, timing = "ofdm",
-//!           protection = "auto"
+//!           protection = "auto", ap_edca = "ap"
 //! [ap]      preset = "airtime", driver = "firmware", qdisc, mac, scheduler, aql
 //! [wired]   rate_mbps = 1000, delay_ms = 1.0, extra_delay_ms = 0.0
 //! [[station]] name = "fast", count = 2, standard = "ht", mcs = 15, width = 20, gi = "long"
@@ -105,6 +105,17 @@ pub enum ProtectionName {
     RtsCts,
 }
 
+/// The EDCA parameters the AP contends with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ApEdcaName {
+    /// Its own: dot11QAPEDCATable's defaults, as hostapd sets them (AIFSN 1 for VI and
+    /// VO, BE's CWmax 63).
+    Ap,
+    /// The stations' (Table 9-155), as ns-3's AP and models of the DCF have it.
+    Station,
+}
+
 /// `[bss]`: BSS-wide radio settings.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -119,6 +130,8 @@ pub struct BssSection {
     pub rts_cts: Option<bool>,
     /// `auto` (default), `off`, `cts_to_self` or `rts_cts`.
     pub protection: Option<ProtectionName>,
+    /// `ap` (default) or `station`: the EDCA parameters the AP contends with.
+    pub ap_edca: Option<ApEdcaName>,
     /// The BSS basic rate set, Mbit/s (default hostapd's for the band).
     pub basic_rates_mbps: Option<Vec<f64>>,
     /// Beacons every 102.4 ms (default on).

@@ -1,7 +1,7 @@
 //! The scenario's own values checked: name, durations, `[bss]`, `[wired]`; stations,
 //! traffic and the AP are checked by their own modules.
 
-use super::file::{BandName, ProtectionName, ScenarioFile, TimingName};
+use super::file::{ApEdcaName, BandName, ProtectionName, ScenarioFile, TimingName};
 use super::location::{KeyPath, SourceMap};
 use super::{station, traffic, units, variant, ApSpec, Scenario};
 use crate::error::CliError;
@@ -97,6 +97,9 @@ pub fn validate(
     let (protection, protection_note) = bss_protection(raw.bss.protection, band, &stations)
         .map_err(|why| at(bss_path.join("protection"), why))?;
     bss.protection = protection;
+    if raw.bss.ap_edca == Some(ApEdcaName::Station) {
+        bss.ap_edca = None;
+    }
     if let Some(rates) = &raw.bss.basic_rates_mbps {
         bss.basic_rates =
             basic_rates(rates, band).map_err(|why| at(bss_path.join("basic_rates_mbps"), why))?;
@@ -451,5 +454,35 @@ mod tests {
         // Off and auto are fine in any band; auto protects nothing in 5 GHz.
         let s = super::super::parse("t.toml", &text("5GHz", "auto"), &[]).unwrap();
         assert_eq!(s.bss.protection, Protection::None);
+    }
+
+    /// `ap_edca`: the AP's own set (dot11QAPEDCATable) unless `station` asks for the
+    /// stations'; with 802.11b timing, the DSSS column's; a bad value names its line and
+    /// the choices.
+    #[test]
+    fn ap_edca_chooses_the_aps_parameters() {
+        use airq_sim::mac::edca::{EdcaParams, TxopColumn};
+        let s = scenario("", N);
+        assert_eq!(
+            s.bss.ap_edca,
+            Some(EdcaParams::standard_ap(15, TxopColumn::Ofdm))
+        );
+        assert_eq!(s.bss.ap_edca_params().get(Ac::Vo).aifsn, 1);
+        assert_eq!(scenario("ap_edca = \"ap\"", N).bss.ap_edca, s.bss.ap_edca);
+        let s = scenario("", B);
+        assert_eq!(
+            s.bss.ap_edca,
+            Some(EdcaParams::standard_ap(31, TxopColumn::Dsss))
+        );
+        let s = scenario("ap_edca = \"station\"", N);
+        assert_eq!(s.bss.ap_edca, None);
+        assert_eq!(s.bss.ap_edca_params(), &s.bss.edca);
+        let text = "name = \"t\"\nduration = 1.0\n[bss]\nap_edca = \"sta\"\n\
+                    [[traffic]]\ntest = \"udp_flood\"\n";
+        let e = super::super::parse("t.toml", text, &[])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("t.toml:4") && e.contains("ap_edca"), "{e}");
+        assert!(e.contains("ap") && e.contains("station"), "{e}");
     }
 }

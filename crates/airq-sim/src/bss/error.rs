@@ -49,6 +49,9 @@ pub enum SimError {
         station: StationId,
         reason: &'static str,
     },
+    /// The AP's own EDCA set ([`BssConfig::ap_edca`](crate::mac::link::BssConfig::ap_edca))
+    /// has a TXOP limit other than the stations': aggregates are sized by the stations'.
+    ApTxopLimit,
 }
 
 impl std::fmt::Display for SimError {
@@ -94,6 +97,11 @@ impl std::fmt::Display for SimError {
             SimError::RateControl { station, reason } => {
                 write!(f, "station {}: {reason}", station.0)
             }
+            SimError::ApTxopLimit => write!(
+                f,
+                "the AP's own EDCA parameters must keep the stations' TXOP limits \
+                 (dot11QAPEDCATable's defaults do)"
+            ),
         }
     }
 }

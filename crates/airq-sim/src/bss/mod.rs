@@ -175,6 +175,13 @@ impl Simulation {
     /// anything: `airq check` of tens of thousands of stations in a few MB. `new` begins
     /// with it, and the rest of `new` cannot fail.
     pub fn check(scenario: &BssScenario, ap: &ApConfig) -> Result<(), SimError> {
+        let bss = &scenario.bss;
+        if Ac::ALL
+            .iter()
+            .any(|&ac| bss.ap_edca_params().get(ac).txop_limit != bss.edca.get(ac).txop_limit)
+        {
+            return Err(SimError::ApTxopLimit);
+        }
         let stations_count = scenario.stations.len();
         for (flow, spec) in scenario.flows.iter().enumerate() {
             if spec.station.index() >= stations_count {
@@ -249,6 +256,9 @@ impl Simulation {
         install_rate_control(&root, &scenario.stations, &mut ap, &mut stations)?;
         let lowest_ack = ack_duration(&bss.beacon_rate, bss.band);
         let edca = bss.edca;
+        // The AP contends with its own set (dot11QAPEDCATable: AIFSN 1 for VI and VO, BE's
+        // CWmax 63), the stations with the one it advertises (Table 9-155).
+        let ap_edca = *bss.ap_edca_params();
         // The DCF of a non-QoS station (10.3.3): DIFS (AIFSN 2) and the PHY's aCWmin and
         // aCWmax, which AC_BE's window is in the default EDCA set (Table 9-155).
         let be = edca.get(Ac::Be);
@@ -260,7 +270,8 @@ impl Simulation {
             n + 1,
             |node, access| match (access, node) {
                 (Access::Data(_), NodeId::Sta(s)) if !links[s.index()].qos => dcf,
-                (Access::Data(ac), _) => *edca.get(ac),
+                (Access::Data(ac), NodeId::Sta(_)) => *edca.get(ac),
+                (Access::Data(ac), NodeId::Ap) => *ap_edca.get(ac),
                 // Beacons go out at PIFS with no backoff (the beacon queue of ath9k:
                 // AIFS 1, CW 0).
                 (Access::Beacon, _) => EdcaAcParams {

@@ -1,7 +1,9 @@
-//! EDCA parameters (IEEE 802.11-2020 10.23.2, the default EDCA Parameter Set of Table
-//! 9-155) and the contention window rules of 10.23.2.2: CW starts at CWmin, becomes
-//! min(2·(CW+1)−1, CWmax) after a failed transmission, and returns to CWmin after a
-//! success or when a frame is dropped at its retry limit.
+//! EDCA parameters (IEEE 802.11-2020 10.23.2): the default EDCA Parameter Set of Table
+//! 9-155, which an AP advertises and its stations use, the AP's own set
+//! (dot11QAPEDCATable, [`EdcaParams::standard_ap`]), and the contention window rules of
+//! 10.23.2.2: CW starts at CWmin, becomes min(2·(CW+1)−1, CWmax) after a failed
+//! transmission, and returns to CWmin after a success or when a frame is dropped at its
+//! retry limit.
 
 use airq::{Ac, Duration};
 
@@ -56,6 +58,28 @@ impl EdcaParams {
         EdcaParams { ac }
     }
 
+    /// The AP's own EDCA parameters: the defaults of dot11QAPEDCATable (IEEE 802.11-2020
+    /// Annex C; the EDCA Parameter Set the AP advertises, [`standard`](Self::standard), is
+    /// what its stations use, not the AP). AIFSN 7, 3, 1, 1 for BK, BE, VI, VO; CWmin as
+    /// the stations'; CWmax aCWmax for BK, 4·(aCWmin+1)−1 for BE, aCWmin for VI,
+    /// (aCWmin+1)/2−1 for VO; the stations' TXOP limits. hostapd applies the same to the
+    /// AP's own queues by default (`hostapd_config_defaults`, src/ap/ap_config.c:
+    /// `txq_bk`..`txq_vo` with aCWmin 15, set through `NL80211_ATTR_WIPHY_TXQ_PARAMS`; its
+    /// hostapd.conf documents `tx_queue_data0..3_*` as VO aifs 1 cwmin 3 cwmax 7 burst 1.5
+    /// ms, VI 1/7/15/3.0 ms, BE 3/15/63/0, BK 7/15/1023/0, and for 802.11b BE cwmax 127, VI
+    /// 15/31, VO 7/15), while the stations get the `wmm_ac_*` set it advertises (Table
+    /// 9-155's). The bursts become the TXOP limits 3008 and 1504 µs in 32 µs units
+    /// (`(burst·100+16)/32`, driver_nl80211.c). ns-3 gives its AP the stations' set
+    /// (`WifiMac::ConfigureDcf` for every MAC; `ApWifiMac`'s `AifsnsForSta` &c. only change
+    /// what it advertises).
+    pub fn standard_ap(a_cw_min: u16, txop: TxopColumn) -> EdcaParams {
+        let mut e = EdcaParams::standard(a_cw_min, txop);
+        e.ac[Ac::Be.index()].cw_max = 4 * (a_cw_min + 1) - 1;
+        e.ac[Ac::Vi.index()].aifsn = 1;
+        e.ac[Ac::Vo.index()].aifsn = 1;
+        e
+    }
+
     /// Legacy DCF (10.3.3): every AC contends with DIFS (AIFSN 2) and the same window,
     /// as Bianchi's model assumes.
     pub fn dcf(cw_min: u16, cw_max: u16) -> EdcaParams {
@@ -99,6 +123,55 @@ mod tests {
         assert_eq!(d.get(Ac::Vo).cw_min, 7);
         assert_eq!(d.get(Ac::Vo).cw_max, 15);
         assert_eq!(d.get(Ac::Vi).txop_limit, Duration::from_micros(6016));
+    }
+
+    /// dot11QAPEDCATable's defaults, as hostapd's `tx_queue_data0..3_*` (hostapd.conf,
+    /// `hostapd_config_defaults`) give them for OFDM PHYs and, in its notes, for 802.11b.
+    #[test]
+    fn qap_edca_table_for_ofdm_and_dsss() {
+        let row = |e: &EdcaParams, ac| {
+            let p = e.get(ac);
+            (p.aifsn, p.cw_min, p.cw_max, p.txop_limit.as_nanos() / 1000)
+        };
+        let e = EdcaParams::standard_ap(15, TxopColumn::Ofdm);
+        assert_eq!(row(&e, Ac::Bk), (7, 15, 1023, 0));
+        assert_eq!(row(&e, Ac::Be), (3, 15, 63, 0));
+        assert_eq!(row(&e, Ac::Vi), (1, 7, 15, 3008));
+        assert_eq!(row(&e, Ac::Vo), (1, 3, 7, 1504));
+        let d = EdcaParams::standard_ap(31, TxopColumn::Dsss);
+        assert_eq!(row(&d, Ac::Bk), (7, 31, 1023, 0));
+        assert_eq!(row(&d, Ac::Be), (3, 31, 127, 0));
+        assert_eq!(row(&d, Ac::Vi), (1, 15, 31, 6016));
+        assert_eq!(row(&d, Ac::Vo), (1, 7, 15, 3264));
+    }
+
+    /// The AP's set differs from the advertised one only in AIFSN (VI, VO) and BE's
+    /// CWmax: the TXOP limits, which `AggregateLimits` reads from the stations' set for the
+    /// AP too, are the same.
+    #[test]
+    fn ap_set_keeps_the_stations_txop_limits() {
+        for (a_cw_min, col) in [(15, TxopColumn::Ofdm), (31, TxopColumn::Dsss)] {
+            let (ap, sta) = (
+                EdcaParams::standard_ap(a_cw_min, col),
+                EdcaParams::standard(a_cw_min, col),
+            );
+            for ac in Ac::ALL {
+                assert_eq!(ap.get(ac).txop_limit, sta.get(ac).txop_limit);
+                assert_eq!(ap.get(ac).cw_min, sta.get(ac).cw_min);
+            }
+        }
+    }
+
+    #[test]
+    fn ap_be_window_stops_at_63() {
+        let be = *EdcaParams::standard_ap(15, TxopColumn::Ofdm).get(Ac::Be);
+        let mut cw = be.cw_min;
+        let mut seen = vec![cw];
+        for _ in 0..4 {
+            cw = be.next_cw(cw);
+            seen.push(cw);
+        }
+        assert_eq!(seen, [15, 31, 63, 63, 63]);
     }
 
     #[test]

@@ -36,7 +36,14 @@ pub struct BssConfig {
     pub beacon_interval: Option<Duration>,
     /// Beacon frame length in bytes (MAC header, fixed fields, SSID, rates, HT/VHT IEs).
     pub beacon_bytes: u32,
+    /// The EDCA parameter set the AP advertises (Table 9-155's by default): the stations'.
     pub edca: EdcaParams,
+    /// The AP's own EDCA parameters: dot11QAPEDCATable's defaults
+    /// ([`EdcaParams::standard_ap`]), as hostapd sets the AP's queues; `None`, the AP
+    /// contends with `edca` like its stations (as ns-3's AP does, and as models of the
+    /// DCF assume). Its TXOP limits must be `edca`'s, which `AggregateLimits` reads for
+    /// the AP too ([`BssConfig::ap_edca_params`]).
+    pub ap_edca: Option<EdcaParams>,
     /// Transmissions of an MPDU sent alone (Ack policy, not in an A-MPDU) before it is
     /// dropped, the first included: dot11ShortRetryLimit, 7, as cfg80211 sets
     /// `wiphy->retry_short` (`net/wireless/core.c`, `wiphy_new_nm`; the RTS threshold
@@ -78,6 +85,7 @@ impl BssConfig {
             beacon_interval: Some(Duration::from_micros(102_400)),
             beacon_bytes: 300,
             edca: EdcaParams::standard(15, TxopColumn::Ofdm),
+            ap_edca: Some(EdcaParams::standard_ap(15, TxopColumn::Ofdm)),
             retry_limit: DOT11_SHORT_RETRY_LIMIT,
             ampdu_retry_limit: ATH_MAX_SW_RETRIES + 1,
             max_aggregate_airtime: Duration::from_micros(4000),
@@ -100,6 +108,7 @@ impl BssConfig {
             beacon_interval: Some(Duration::from_micros(102_400)),
             beacon_bytes: 300,
             edca: EdcaParams::standard(31, TxopColumn::Dsss),
+            ap_edca: Some(EdcaParams::standard_ap(31, TxopColumn::Dsss)),
             retry_limit: DOT11_SHORT_RETRY_LIMIT,
             ampdu_retry_limit: ATH_MAX_SW_RETRIES + 1,
             max_aggregate_airtime: Duration::from_micros(4000),
@@ -107,6 +116,11 @@ impl BssConfig {
             protection: Protection::None,
             radio: RadioParams::default(),
         }
+    }
+
+    /// The EDCA parameters the AP contends with: `ap_edca`, or without it the stations'.
+    pub fn ap_edca_params(&self) -> &EdcaParams {
+        self.ap_edca.as_ref().unwrap_or(&self.edca)
     }
 
     /// The retry limit (transmissions, the first included) of the MPDUs of `ppdu`:

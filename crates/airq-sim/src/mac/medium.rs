@@ -426,18 +426,24 @@ mod tests {
     }
 
     /// A queue medium and the scan oracle over the same nodes and backoff streams, with
-    /// the standard EDCA set (AIFSN 2, 3, 7) and the beacon function (AIFSN 1, CW 0).
+    /// the standard EDCA set (AIFSN 2, 3, 7) for the stations, the AP's own
+    /// (dot11QAPEDCATable: AIFSN 1 for VI and VO, beside the beacon function's AIFSN 1,
+    /// CW 0, in one countdown), or with `dcf` the DCF for everyone.
     fn pair(nodes: usize, seed: u64, dcf: bool) -> (Medium, ScanMedium) {
         let timing = MacTiming::for_band(Band::Ghz5, true);
         let eifs = timing.eifs(Duration::from_micros(44));
-        let edca = if dcf {
-            EdcaParams::dcf(3, 15)
+        let (edca, ap_edca) = if dcf {
+            (EdcaParams::dcf(3, 15), EdcaParams::dcf(3, 15))
         } else {
-            EdcaParams::standard(15, TxopColumn::Ofdm)
+            (
+                EdcaParams::standard(15, TxopColumn::Ofdm),
+                EdcaParams::standard_ap(15, TxopColumn::Ofdm),
+            )
         };
-        let params = move |_: NodeId, access| match access {
-            Access::Data(ac) => *edca.get(ac),
-            Access::Beacon => EdcaAcParams {
+        let params = move |node: NodeId, access| match (access, node) {
+            (Access::Data(ac), NodeId::Ap) => *ap_edca.get(ac),
+            (Access::Data(ac), NodeId::Sta(_)) => *edca.get(ac),
+            (Access::Beacon, _) => EdcaAcParams {
                 aifsn: 1,
                 cw_min: 0,
                 cw_max: 0,
@@ -647,5 +653,58 @@ mod tests {
             "a counter is drawn: {draws:?}"
         );
         assert!(draws.iter().all(|&b| b <= 15));
+    }
+
+    /// The AP's VI and VO wait AIFS = PIFS (AIFSN 1, dot11QAPEDCATable), a slot less than
+    /// a station's (AIFSN 2) and in the beacon function's countdown; its BE waits AIFSN 3
+    /// like a station's.
+    #[test]
+    fn the_aps_voice_and_video_wait_pifs() {
+        let timing = MacTiming::for_band(Band::Ghz5, true);
+        let sta = NodeId::Sta(StationId(0));
+        for (node, ac, aifs) in [
+            (NodeId::Ap, Ac::Vo, timing.pifs()),
+            (NodeId::Ap, Ac::Vi, timing.pifs()),
+            (NodeId::Ap, Ac::Be, timing.aifs(3)),
+            (sta, Ac::Vo, timing.difs()),
+            (sta, Ac::Vi, timing.difs()),
+        ] {
+            let (mut m, _) = pair(2, 7, false);
+            let id = EdcafId::new(node, Access::Data(ac));
+            let end = send_one(&mut m, id, Instant::ZERO, Duration::from_micros(100));
+            let counter = m.backoff(id);
+            m.activate(id, end);
+            assert_eq!(
+                m.next_access(),
+                Some(end + aifs + timing.slot_time * counter),
+                "{node:?} {ac:?}"
+            );
+        }
+        let beacon = EdcafId::new(NodeId::Ap, Access::Beacon);
+        let (m, _) = pair(2, 7, false);
+        let countdown = |id: EdcafId| m.edcafs[id.0 as usize].countdown;
+        let ap_vo = EdcafId::new(NodeId::Ap, Access::Data(Ac::Vo));
+        assert_eq!(countdown(ap_vo), countdown(beacon));
+    }
+
+    /// The AP's BE window stops at 63 (dot11QAPEDCATable's 4·(aCWmin+1)−1), a station's
+    /// at aCWmax.
+    #[test]
+    fn the_aps_best_effort_window_stops_at_63() {
+        for (node, cw_max) in [(NodeId::Ap, 63), (NodeId::Sta(StationId(0)), 1023)] {
+            let (mut m, _) = pair(2, 3, false);
+            let id = EdcafId::new(node, Access::Data(Ac::Be));
+            m.activate(id, Instant::ZERO);
+            let t = m.next_access().unwrap();
+            let (mut w, mut i) = (vec![], vec![]);
+            m.start(t, &mut w, &mut i);
+            let mut windows = Vec::new();
+            for _ in 0..7 {
+                m.failed(id);
+                windows.push(m.edcafs[id.0 as usize].cw);
+            }
+            assert_eq!(*windows.last().unwrap(), cw_max, "{node:?}: {windows:?}");
+            assert!(windows.iter().all(|&cw| cw <= cw_max));
+        }
     }
 }

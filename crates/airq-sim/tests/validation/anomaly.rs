@@ -88,6 +88,8 @@ const CW_MIN: u16 = 31;
 fn bss() -> BssConfig {
     let mut bss = BssConfig::dsss();
     bss.edca = EdcaParams::dcf(CW_MIN, 1023);
+    // The model's AP contends like its stations (it sends only Acks here anyway).
+    bss.ap_edca = None;
     bss.beacon_interval = None;
     bss
 }

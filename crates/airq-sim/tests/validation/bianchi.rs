@@ -54,6 +54,8 @@ fn bianchi_throughput(n: u32, slot: f64, ts: f64, tc: f64, payload_bits: f64) ->
 fn bss_80211b() -> BssConfig {
     let mut bss = BssConfig::dsss();
     bss.edca = EdcaParams::dcf(CW_MIN, CW_MAX);
+    // The model's AP contends like its stations (it sends only Acks here anyway).
+    bss.ap_edca = None;
     bss.beacon_interval = None;
     // The model has no retry limit.
     bss.retry_limit = u8::MAX;

@@ -42,6 +42,7 @@ use airq_sim::transport::tcp::TcpConfig;
 const BANDS: &[&str] = &["2.4GHz", "5GHz", "6GHz"];
 const TIMINGS: &[&str] = &["ofdm", "dsss"];
 const PROTECTIONS: &[&str] = &["auto", "off", "cts_to_self", "rts_cts"];
+const AP_EDCAS: &[&str] = &["ap", "station"];
 const STANDARDS: &[&str] = &["dsss", "ofdm", "ht", "vht", "he"];
 const QDISCS: &[&str] = &["none", "pfifo_fast", "fq_codel"];
 const MACS: &[&str] = &["legacy", "fq_mac"];

@@ -203,6 +203,22 @@ pub(super) fn bss() -> TableDoc {
                  the results keep it (bss_protection).",
             ),
             key(
+                "ap_edca",
+                Kind::Choice(AP_EDCAS),
+                "",
+                "ap",
+                "",
+                "\"station\"",
+                "The EDCA parameters the AP contends with. ap: its own, the defaults of \
+                 dot11QAPEDCATable (IEEE 802.11-2020 Annex C) that hostapd gives the AP's \
+                 queues (tx_queue_data0..3: VO AIFSN 1 CW 3-7, VI AIFSN 1 CW 7-15, BE \
+                 AIFSN 3 CW 15-63, BK AIFSN 7 CW 15-1023; with dsss timing 7-15, 15-31, \
+                 31-127, 31-1023), while the stations use the set it advertises (Table \
+                 9-155: AIFSN 2 for VI and VO, BE's CWmax 1023). station: the AP uses the \
+                 stations' set, as ns-3's AP and models of the DCF (Bianchi) do. TXOP \
+                 limits are the same either way.",
+            ),
+            key(
                 "beacons",
                 Kind::Boolean,
                 "",
