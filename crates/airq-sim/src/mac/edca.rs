@@ -35,6 +35,14 @@ pub enum TxopColumn {
 impl EdcaParams {
     /// The default EDCA Parameter Set (Table 9-155, dot11OCBActivated false) for a PHY
     /// with `a_cw_min` (15 for OFDM-based PHYs, 31 for DSSS) and aCWmax 1023.
+    ///
+    /// The TXOP limits are the ones APs advertise: hostapd's defaults
+    /// (`wmm_ac_vi_txop_limit` 94 and `wmm_ac_vo_txop_limit` 47, in 32 µs units: 3008
+    /// and 1504 µs; BE and BK 0), which are IEEE 802.11-2016 Table 9-137's. 802.11-2020's
+    /// Table 9-155 raised the OFDM-class column to VI 4096 µs, VO 2080 µs and BE 2528 µs
+    /// (so ns-3's `WifiMac::ConfigureDcf` gives VI and VO, citing it; ns-3 leaves BE at
+    /// 0); the DSSS column (6016 and 3264 µs) is unchanged. Windows and AIFSNs are the
+    /// same in both editions.
     pub fn standard(a_cw_min: u16, txop: TxopColumn) -> EdcaParams {
         let a_cw_max = 1023;
         let (vi_txop, vo_txop) = match txop {
