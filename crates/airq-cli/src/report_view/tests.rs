@@ -179,6 +179,18 @@ fn starved_stations_are_named_in_a_warning() {
     );
     assert!(crate::commands::warnings(&r).contains(&w));
     assert!(w.contains("defect of the model"), "{w}");
+    assert!(!w.contains("collided"), "{w}");
+    // Where collisions were common, the warning says how common.
+    r.channel.exchanges = 1000;
+    r.channel.collisions = 170;
+    let w = crate::commands::starvation_warning(&r).unwrap();
+    assert!(
+        w.contains(
+            "collisions keep frames out: 17% of this run's exchanges collided), this is a defect"
+        ),
+        "{w}"
+    );
+    r.channel.collisions = 0;
     // Stations served a packet every 0.25 s or less often, on average, wait a second
     // now and then at that pace: the warning gives the pace instead.
     r.metadata.duration_s = 20.0;
@@ -205,6 +217,29 @@ fn starved_stations_are_named_in_a_warning() {
     r.stations[1].rx_packets_down = 4000;
     let w = crate::commands::starvation_warning(&r).unwrap();
     assert!(w.contains("defect of the model"), "{w}");
+}
+
+/// A run in which most exchanges collided is flagged, whatever its other figures.
+#[test]
+fn a_collapsed_channel_is_named_in_a_warning() {
+    let mut r = results("airtime");
+    r.channel.exchanges = 31_006;
+    r.channel.collisions = 10_000;
+    assert_eq!(crate::commands::collapse_warning(&r), None);
+    r.channel.collisions = 30_181;
+    r.channel.collision_s = 6.418;
+    r.channel.busy_s = 0.168;
+    let w = crate::commands::collapse_warning(&r).unwrap();
+    assert!(
+        w.contains("97% of the 31006 exchanges collided (6.42 s of collisions against 0.17 s"),
+        "{w}"
+    );
+    assert!(w.contains("contention of 2 stations"), "{w}");
+    assert!(crate::commands::warnings(&r).contains(&w));
+    // Too few exchanges to say.
+    r.channel.exchanges = 50;
+    r.channel.collisions = 40;
+    assert_eq!(crate::commands::collapse_warning(&r), None);
 }
 
 /// Thousands of slow-paced starved stations: the warning names five of each list and
