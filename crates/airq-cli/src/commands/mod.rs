@@ -356,14 +356,20 @@ pub fn starvation_warning(r: &ResultsFile) -> Option<String> {
             paces[..shown].join("; ")
         ));
     }
-    // Many stations contending at once (all starting together) collide for seconds:
-    // say how often this run's exchanges did, where it is enough to matter.
+    // Hundreds of stations sharing one AP each wait long for a turn, and all starting
+    // together collide for seconds: say so where the run is that crowded.
     let c = &r.channel;
-    let collisions = if c.exchanges > 0 && c.collisions * 10 >= c.exchanges {
+    let collided = if c.exchanges > 0 {
+        c.collisions as f64 / c.exchanges as f64
+    } else {
+        0.0
+    };
+    let collisions = if r.stations.len() >= CROWDED_STATIONS || collided >= 0.1 {
         format!(
-            ", so many contenders that collisions keep frames out: {:.0}% of this run's \
-             exchanges collided",
-            100.0 * c.collisions as f64 / c.exchanges as f64
+            ", so many stations that each waits long for its turn or its frames collide: \
+             {} stations, {:.0}% of the exchanges collided",
+            r.stations.len(),
+            100.0 * collided
         )
     } else {
         String::new()
@@ -376,6 +382,10 @@ pub fn starvation_warning(r: &ResultsFile) -> Option<String> {
          defect of the model; please report it."
     ))
 }
+
+/// A run with this many stations or more is crowded enough for a station to wait
+/// seconds for its turn at its fair share.
+const CROWDED_STATIONS: usize = 100;
 
 /// A station that received a packet every this many seconds or less often, on average
 /// over the measured time, is served at a slow pace: a starvation episode of a second

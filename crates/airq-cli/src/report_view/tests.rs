@@ -186,7 +186,7 @@ fn starved_stations_are_named_in_a_warning() {
     let w = crate::commands::starvation_warning(&r).unwrap();
     assert!(
         w.contains(
-            "collisions keep frames out: 17% of this run's exchanges collided), this is a defect"
+            "or its frames collide: 2 stations, 17% of the exchanges collided), this is a defect"
         ),
         "{w}"
     );
