@@ -232,3 +232,28 @@ fn pcap_with_several_seeds_is_refused() {
         .stderr(contains("--pcap: one run only, and this is 2"));
     assert!(!pcap.exists());
 }
+
+/// Web page loads without keep-alive close every connection when the page is in: each
+/// client's FIN follows the ACK it already owed for the page's last bytes, so no
+/// segment after a FIN carries the FIN's own sequence number (tshark would call it a
+/// keep-alive: the last connection's ACK used to go out after its FIN).
+#[test]
+fn a_closing_web_client_acks_before_its_fin() {
+    if !has_tool("a_closing_web_client_acks_before_its_fin", "tshark", "-v") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let pcap = dir.path().join("web.pcapng");
+    airq()
+        .args(["run", "../../scenarios/web-page-load.toml", "--seeds", "1"])
+        .args(["--duration", "3", "--omit", "0", "-q", "-o"])
+        .arg(dir.path())
+        .arg("--pcap")
+        .arg(&pcap)
+        .assert()
+        .success();
+    let fins = tshark_fields(&pcap, &["tcp.flags.fin"]);
+    assert!(fins.lines().filter(|l| *l == "1" || *l == "True").count() > 10);
+    let keep_alives = tshark_fields(&pcap, &["tcp.analysis.keep_alive"]);
+    assert_eq!(keep_alives.lines().filter(|l| !l.is_empty()).count(), 0);
+}

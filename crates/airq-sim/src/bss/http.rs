@@ -152,7 +152,7 @@ impl Hosts {
                     let objects = page.objects.len();
                     let connections = usize::from(page.connections);
                     if f.http.done == objects {
-                        self.http_page_done(flow, cx);
+                        self.http_page_done(flow, conn, out, cx);
                         return;
                     }
                     if f.http.done == 1 {
@@ -176,7 +176,12 @@ impl Hosts {
         }
     }
 
-    fn http_page_done(&mut self, flow: u32, cx: &mut Cx) {
+    /// The page's last object is in, on connection `conn`, whose segments not yet
+    /// sent are in `out`: without keep-alive every connection closes. `conn`'s FIN
+    /// goes after what `out` holds (an ACK of the object's last bytes), as a stack
+    /// that acknowledged data before its application read it and closed would send
+    /// them; the others' go out at once.
+    fn http_page_done(&mut self, flow: u32, conn: u32, out: &mut Vec<Outgoing>, cx: &mut Cx) {
         let now = cx.now;
         let http = &self.flows[flow as usize].http;
         let (keep_alive, think_time) = (http.page.keep_alive, http.page.think_time);
@@ -189,9 +194,14 @@ impl Hosts {
             let slots = std::mem::take(&mut self.flows[flow as usize].http.slots);
             for s in slots {
                 let c = &mut self.flows[flow as usize].conns[s.conn as usize];
-                let mut own = Vec::new();
-                c.ends[Side::Station as usize].close(now, &mut own);
-                self.tcp_emit(flow, s.conn, Side::Station, &mut own, cx);
+                let end = &mut c.ends[Side::Station as usize];
+                if s.conn == conn {
+                    end.close(now, out);
+                } else {
+                    let mut own = Vec::new();
+                    end.close(now, &mut own);
+                    self.tcp_emit(flow, s.conn, Side::Station, &mut own, cx);
+                }
             }
         }
         if more {
