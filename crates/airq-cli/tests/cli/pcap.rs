@@ -1,7 +1,7 @@
 //! `airq run --pcap`: the simulator's air as pcapng with radiotap and 802.11 headers,
 //! read back with tshark and held to the results file.
 
-use super::{airq, has_tool, tshark_fields, write, PING};
+use super::{airq, has_tool, scenarios_dir, tshark_fields, write, PING};
 use airq_cli::results;
 use predicates::str::contains;
 use std::collections::{BTreeMap, BTreeSet};
@@ -245,8 +245,9 @@ fn a_closing_web_client_acks_before_its_fin() {
     let dir = tempfile::tempdir().unwrap();
     let pcap = dir.path().join("web.pcapng");
     airq()
-        .args(["run", "../../scenarios/web-page-load.toml", "--seeds", "1"])
-        .args(["--duration", "3", "--omit", "0", "-q", "-o"])
+        .arg("run")
+        .arg(scenarios_dir().join("web-page-load.toml"))
+        .args(["--seeds", "1", "--duration", "3", "--omit", "0", "-q", "-o"])
         .arg(dir.path())
         .arg("--pcap")
         .arg(&pcap)
