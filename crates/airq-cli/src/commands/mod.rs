@@ -190,7 +190,7 @@ pub fn collapse_warning(r: &ResultsFile) -> Option<String> {
         m.scenario,
         m.variant,
         m.seed,
-        100.0 * c.collisions as f64 / c.exchanges as f64,
+        100.0 * c.collided_share(),
         c.exchanges,
         c.collision_s,
         c.busy_s,
@@ -358,12 +358,7 @@ pub fn starvation_warning(r: &ResultsFile) -> Option<String> {
     }
     // Hundreds of stations sharing one AP each wait long for a turn, and all starting
     // together collide for seconds: say so where the run is that crowded.
-    let c = &r.channel;
-    let collided = if c.exchanges > 0 {
-        c.collisions as f64 / c.exchanges as f64
-    } else {
-        0.0
-    };
+    let collided = r.channel.collided_share();
     let collisions = if r.stations.len() >= CROWDED_STATIONS || collided >= 0.1 {
         format!(
             ", so many stations that each waits long for its turn or its frames collide: \

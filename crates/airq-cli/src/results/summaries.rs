@@ -312,6 +312,17 @@ pub struct ChannelSummary {
     pub collisions: u64,
 }
 
+impl ChannelSummary {
+    /// The share of the exchanges that collided; 0 without exchanges.
+    pub fn collided_share(&self) -> f64 {
+        if self.exchanges == 0 {
+            0.0
+        } else {
+            self.collisions as f64 / self.exchanges as f64
+        }
+    }
+}
+
 /// The time series, one entry per sampling step; per-station vectors are in station
 /// order. Counters are cumulative since the start.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
