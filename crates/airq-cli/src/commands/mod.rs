@@ -265,10 +265,11 @@ pub fn stall_warning(r: &ResultsFile) -> Option<String> {
 }
 
 /// A warning naming the stations the AP starved, if it starved any: it held packets for
-/// them and delivered none for a second or more of the measured time, while the medium
-/// may have been busy all along (so no stall was seen). Their figures are those of a
-/// scheduler, driver or EDCA that left them out, not of their links: a defect unless
-/// the scenario asks for it (a saturated higher-priority AC starves lower ones).
+/// them, sent them nothing and delivered none for a second or more of the measured
+/// time, while the medium may have been busy all along (so no stall was seen). Their
+/// figures are those of a scheduler, driver or EDCA that left them out, not of their
+/// links: a defect unless the scenario asks for it (a saturated higher-priority AC
+/// starves lower ones).
 pub fn starvation_warning(r: &ResultsFile) -> Option<String> {
     if r.starvation.is_empty() {
         return None;
@@ -291,8 +292,8 @@ pub fn starvation_warning(r: &ResultsFile) -> Option<String> {
     };
     let head = format!(
         "airq: WARNING: {} under {} (seed {}): the AP starved stations {} time(s): it \
-         held packets for each and delivered none for 1 s or more of the measured time: \
-         {}{more}.",
+         held packets for each, sent it nothing and delivered none for 1 s or more of the \
+         measured time: {}{more}.",
         m.scenario,
         m.variant,
         m.seed,
@@ -373,8 +374,8 @@ pub fn starvation_warning(r: &ResultsFile) -> Option<String> {
         "{head} The medium need not have been idle (that would be a stall): the \
          scheduler, the driver or EDCA left the station out, so its figures are not \
          those of its link. Unless the scenario asks for it (saturated traffic in a \
-         higher-priority AC, a link that loses every frame{collisions}), this is a \
-         defect of the model; please report it."
+         higher-priority AC{collisions}), this is a defect of the model; please \
+         report it."
     ))
 }
 

@@ -56,8 +56,8 @@ pub struct ResultsFile {
     /// when one was on; absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub aggregation: Option<AggregationSummary>,
-    /// Times, in the measured part of the run, the AP held packets for a station and
-    /// delivered none to it for a second or more, busy medium or not
+    /// Times, in the measured part of the run, the AP held packets for a station, sent it
+    /// nothing and delivered none to it for a second or more, busy medium or not
     /// (`airq_sim::metrics::starvation`): a correct run has none. Absent when there were
     /// none (and in files written before it was recorded).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

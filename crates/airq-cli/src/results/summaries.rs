@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 
 use super::*;
 
-/// One episode of starvation: from `since_s` the AP held packets for `station` and it
-/// received none until `until_s` (`None`: not before the end of the run). Times are
-/// those of the series' samples.
+/// One episode of starvation: from `since_s` the AP held packets for `station`, sent it
+/// nothing and it received none until `until_s` (`None`: not before the end of the run).
+/// Times are those of the series' samples.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StarvationSummary {
@@ -16,7 +16,8 @@ pub struct StarvationSummary {
     pub station: String,
     /// Simulated seconds from which it waited.
     pub since_s: f64,
-    /// Simulated seconds at which it received again or the AP held nothing for it.
+    /// Simulated seconds at which it received again, was sent to again or the AP held
+    /// nothing for it.
     pub until_s: Option<f64>,
 }
 

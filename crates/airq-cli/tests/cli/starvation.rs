@@ -7,7 +7,7 @@
 //! stations the same way until it moved the TID without room to the tail, as ath9k's
 //! `ath_txq_schedule` of Linux <= 4.10 does.
 
-use super::{airq, json, write};
+use super::{airq, json, scenarios_dir, write};
 
 const SCENARIO: &str = r#"name = "wall"
 duration = 8.0
@@ -70,4 +70,54 @@ fn starves_none(preset: &str) {
             i + 1
         );
     }
+}
+
+/// The detector end to end, both ways. A saturated voice flood beside a best-effort
+/// one under per-AC scheduling (the station-first scenario): the AP sends the
+/// best-effort station nothing for seconds, and the warning names it. The thirty-station
+/// wall's 1 Mbit/s client under fq_codel with airtime fairness, seed 3: the AP sent it a
+/// frame in each of two 0.2 s steps of a 1.2 s wait and both were lost; it had its turns,
+/// so no warning (before, that run warned of a starvation from 10.8 to 12.0 s).
+#[test]
+fn the_warning_names_a_station_sent_nothing_and_not_one_whose_frames_were_lost() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = airq()
+        .arg("run")
+        .arg(scenarios_dir().join("station-first.toml"))
+        .args([
+            "--variant",
+            "per_ac",
+            "--duration",
+            "8",
+            "--omit",
+            "2",
+            "--seeds",
+            "1",
+        ])
+        .arg("-o")
+        .arg(dir.path())
+        .assert()
+        .success();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("the AP starved stations") && stderr.contains("data from"),
+        "{stderr}"
+    );
+    let out = airq()
+        .arg("run")
+        .arg(scenarios_dir().join("thirty-stations.toml"))
+        .args([
+            "--variant",
+            "fq_codel_airtime",
+            "--seed",
+            "3",
+            "--seeds",
+            "1",
+            "-o",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(!stderr.contains("starved"), "{stderr}");
 }

@@ -29,7 +29,7 @@ use crate::mac::medium::{Access, Medium};
 use crate::mac::rate_control::groups::UnsupportedRate;
 use crate::mac::rate_control::{RateControl, RateControlConfig};
 use crate::mac::timing::ack_duration;
-use crate::metrics::starvation::StarvationWatch;
+use crate::metrics::starvation::{StarvationWatch, StationSample};
 use crate::metrics::{
     FlowMetrics, Metrics, QueueDepth, Sample, Stall, StationMetrics, TcpCounters, VoipSummary,
 };
@@ -565,7 +565,11 @@ impl Simulation {
             } else {
                 held
             };
-            (held, s.rx_bytes_down)
+            StationSample {
+                held,
+                rx_bytes_down: s.rx_bytes_down,
+                airtime_down: s.airtime_down,
+            }
         });
         self.starvation
             .sample(at, stations, &mut self.metrics.starvation);

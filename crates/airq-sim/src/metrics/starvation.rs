@@ -1,16 +1,21 @@
-//! Starvation: the AP holds packets for a station and delivers none of them to it for
-//! [`STARVATION_AFTER`] or longer of the measured time. Not a stall ([`super::Stall`]):
+//! Starvation: the AP holds packets for a station, sends it nothing and delivers none
+//! of them to it for [`STARVATION_AFTER`] or longer of the measured time. Not a stall ([`super::Stall`]):
 //! the medium may stay busy all along with other stations' frames — a scheduler that
 //! never hands out a station's TXQ, or a driver that never finds room for it, starves
 //! it without ever idling the radio, and the stall detector cannot see it. A correct AP
 //! serves every station it holds packets for well within a second (mac80211's
 //! round robin and airtime DRR visit every listed TXQ each round).
 //!
+//! A station the AP transmits to is served even if what it sends is lost: a slow
+//! link whose frames collide or fail for a second (two 12.5 ms frames at 1 Mbit/s,
+//! both lost) has had its turns, and its figures are those of its link.
+//!
 //! Watched at the series' sampling step (`Scenario::sample_step`, 200 ms by default):
-//! a station is waiting from the first sample at which the AP holds packets for it and
-//! it has received no downlink byte since the sample before, and starved once it has
-//! waited that long; the episode ends at the first sample at which it has received
-//! again or the AP holds nothing for it. The times are therefore those of the samples
+//! a station is waiting from the first sample at which the AP holds packets for it and,
+//! since the sample before, it has received no downlink byte and the AP has spent no
+//! airtime on it; starved once it has waited that long; the episode ends at the first
+//! sample at which it has received again, the AP has sent to it again, or the AP holds
+//! nothing for it. The times are therefore those of the samples
 //! (one step of precision), and a wait shorter than the threshold plus a step may go
 //! unseen. Packets that an airtime group held to its limit keeps back are not counted
 //! as held (as for stalls).
@@ -26,18 +31,32 @@ pub const STARVATION_AFTER: Duration = Duration::from_secs(1);
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Starvation {
     pub station: StationId,
-    /// The sample from which the AP held packets for the station and it received none.
+    /// The sample from which the AP held packets for the station, sent it nothing and it
+    /// received none.
     pub since: Duration,
-    /// The sample at which it received again or the AP held nothing for it; `None`: not
-    /// before the end of the run.
+    /// The sample at which it received again, was sent to again or the AP held nothing
+    /// for it; `None`: not before the end of the run.
     pub until: Option<Duration>,
 }
 
-/// Per station: waiting since when, and the downlink bytes received at the last sample.
+/// One station at one sample.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StationSample {
+    /// Packets the AP holds for it (none counted that an airtime group's limit keeps
+    /// back).
+    pub held: u64,
+    /// Downlink bytes it has received so far.
+    pub rx_bytes_down: u64,
+    /// Airtime of the AP's exchanges with it so far, lost ones included
+    /// ([`super::StationMetrics::airtime_down`]).
+    pub airtime_down: Duration,
+}
+
+/// Per station: waiting since when, and its figures at the last sample.
 #[derive(Clone, Copy, Debug, Default)]
 struct Waiting {
     since: Option<Duration>,
-    rx_bytes_down: u64,
+    last: StationSample,
     /// The open episode, an index into the list of episodes.
     episode: Option<usize>,
 }
@@ -55,20 +74,21 @@ impl StarvationWatch {
         }
     }
 
-    /// One sample at `at`: per station, in order, the packets the AP holds for it and
-    /// the downlink bytes it has received so far. Episodes that reach the threshold are
-    /// appended to `episodes`; those that end are closed there.
+    /// One sample at `at` of every station, in order. Episodes that reach the
+    /// threshold are appended to `episodes`; those that end are closed there.
     pub fn sample(
         &mut self,
         at: Duration,
-        stations: impl Iterator<Item = (u64, u64)>,
+        stations: impl Iterator<Item = StationSample>,
         episodes: &mut Vec<Starvation>,
     ) {
-        for (i, (held, rx_bytes_down)) in stations.enumerate() {
+        for (i, now) in stations.enumerate() {
             let w = &mut self.stations[i];
-            let delivered = rx_bytes_down != w.rx_bytes_down;
-            w.rx_bytes_down = rx_bytes_down;
-            if held == 0 || delivered {
+            let served = now.rx_bytes_down != w.last.rx_bytes_down
+                || now.airtime_down != w.last.airtime_down;
+            w.last = now;
+            let held = now.held;
+            if held == 0 || served {
                 if let Some(e) = w.episode.take() {
                     episodes[e].until = Some(at);
                 }
@@ -96,14 +116,51 @@ mod tests {
         Duration::from_millis(v)
     }
 
-    /// Samples every 200 ms of one station: (held, cumulative downlink bytes).
+    /// Samples every 200 ms of one station: (held, cumulative downlink bytes), no
+    /// airtime spent on it but where bytes arrive.
     fn watch(samples: &[(u64, u64)]) -> Vec<Starvation> {
+        let samples: Vec<StationSample> = samples
+            .iter()
+            .map(|&(held, rx_bytes_down)| StationSample {
+                held,
+                rx_bytes_down,
+                airtime_down: Duration::from_micros(rx_bytes_down),
+            })
+            .collect();
+        watch_samples(&samples)
+    }
+
+    fn watch_samples(samples: &[StationSample]) -> Vec<Starvation> {
         let mut w = StarvationWatch::new(1);
         let mut out = Vec::new();
         for (k, &s) in samples.iter().enumerate() {
             w.sample(ms(200 * k as u64), core::iter::once(s), &mut out);
         }
         out
+    }
+
+    /// The thirty-stations case (fq_codel_airtime, seed 3): the AP sends the 1 Mbit/s
+    /// station a 12.5 ms frame every 0.4 s and each is lost; it has its turns, so it
+    /// is not starved, though nothing arrives for more than a second.
+    #[test]
+    fn a_station_sent_frames_that_are_lost_is_not_starved() {
+        let samples: Vec<StationSample> = (0..12)
+            .map(|k| StationSample {
+                held: 4,
+                rx_bytes_down: 1552,
+                airtime_down: Duration::from_micros(12_500 * (k / 2)),
+            })
+            .collect();
+        assert!(watch_samples(&samples).is_empty());
+        // Without those transmissions it would have been.
+        let unserved: Vec<StationSample> = samples
+            .iter()
+            .map(|s| StationSample {
+                airtime_down: Duration::ZERO,
+                ..*s
+            })
+            .collect();
+        assert_eq!(watch_samples(&unserved).len(), 1);
     }
 
     #[test]

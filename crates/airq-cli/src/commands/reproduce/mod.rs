@@ -67,8 +67,8 @@ pub struct Outcome {
     pub shown: Vec<Shown>,
     /// Warnings about runs that were not sound (stalls, nothing delivered).
     pub warnings: Vec<String>,
-    /// Stations a design starved (the AP held packets for them and delivered none for
-    /// a second or more): reported, not part of the verdict.
+    /// Stations a design starved (the AP held packets for them, sent them nothing and
+    /// delivered none for a second or more): reported, not part of the verdict.
     pub starved: Vec<String>,
 }
 
