@@ -81,43 +81,28 @@ fn starves_none(preset: &str) {
 #[test]
 fn the_warning_names_a_station_sent_nothing_and_not_one_whose_frames_were_lost() {
     let dir = tempfile::tempdir().unwrap();
-    let out = airq()
-        .arg("run")
-        .arg(scenarios_dir().join("station-first.toml"))
-        .args([
-            "--variant",
-            "per_ac",
-            "--duration",
-            "8",
-            "--omit",
-            "2",
-            "--seeds",
-            "1",
-        ])
-        .arg("-o")
-        .arg(dir.path())
-        .assert()
-        .success();
-    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
-    assert!(
-        stderr.contains("the AP starved stations") && stderr.contains("data from"),
-        "{stderr}"
+    let stderr = |scenario: &str, args: &[&str]| {
+        let out = airq()
+            .arg("run")
+            .arg(scenarios_dir().join(scenario))
+            .args(args)
+            .args(["--seeds", "1", "-o"])
+            .arg(dir.path())
+            .assert()
+            .success();
+        String::from_utf8_lossy(&out.get_output().stderr).into_owned()
+    };
+    let sent_nothing = stderr(
+        "station-first.toml",
+        &["--variant", "per_ac", "--duration", "8", "--omit", "2"],
     );
-    let out = airq()
-        .arg("run")
-        .arg(scenarios_dir().join("thirty-stations.toml"))
-        .args([
-            "--variant",
-            "fq_codel_airtime",
-            "--seed",
-            "3",
-            "--seeds",
-            "1",
-            "-o",
-        ])
-        .arg(dir.path())
-        .assert()
-        .success();
-    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
-    assert!(!stderr.contains("starved"), "{stderr}");
+    assert!(
+        sent_nothing.contains("the AP starved stations") && sent_nothing.contains("data from"),
+        "{sent_nothing}"
+    );
+    let lost = stderr(
+        "thirty-stations.toml",
+        &["--variant", "fq_codel_airtime", "--seed", "3"],
+    );
+    assert!(!lost.contains("starved"), "{lost}");
 }
