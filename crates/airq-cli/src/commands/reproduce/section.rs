@@ -238,9 +238,10 @@ pub(super) fn blocks(
     }
     if !o.starved.is_empty() {
         out.push(Block::Paragraph(format!(
-            "Stations starved in {} run(s) (the AP held packets for them and delivered \
-             none for a second or more; reported, not part of the verdict: a design may \
-             starve a station, and some experiments show exactly that):",
+            "Stations starved in {} run(s) (the AP held packets for them, sent them \
+             nothing and delivered none for a second or more; reported, not part of the \
+             verdict: a design may starve a station, and some experiments show exactly \
+             that):",
             o.starved.len()
         )));
         out.push(Block::List(o.starved.clone()));
