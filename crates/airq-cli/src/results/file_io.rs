@@ -14,10 +14,15 @@ pub fn file_name(scenario: &str, config: &str, seed: u64) -> String {
     format!("{scenario}-{config}-seed{seed}.json.gz")
 }
 
+/// The results files' gzip level. zlib-rs at 3 against the default 6, on a 60 s run
+/// at 1000 stations (22.7 MB of JSON): 77 against 172 ms, 3.22 against 2.89 MB; on the
+/// flagship's 0.17 MB, 1.2 against 2.3 ms and 0.05 MB either way.
+const GZIP_LEVEL: u32 = 3;
+
 /// Writes `results` to `path`, gzip-compressed, atomically.
 pub fn save(results: &ResultsFile, path: &Path) -> Result<(), CliError> {
     write_atomically(path, |w| {
-        let mut gz = GzEncoder::new(w, Compression::default());
+        let mut gz = GzEncoder::new(w, Compression::new(GZIP_LEVEL));
         // serde_json writes a few bytes at a time, and flate2 zeroes its whole 32 KiB
         // output buffer on every write: unbuffered, that was 2.1 of the 4.0 billion
         // instructions of a 60 s three-station run (issue 19).
