@@ -116,12 +116,18 @@ fn run_one(plan: &Plan, spec: &RunSpec) -> Result<ResultsFile, CliError> {
         started_utc,
         wall_s,
     };
-    let mut results = collect(scenario, input, &sim.measured(), info);
-    results.admission = crate::admission_data::admission_data(
+    let admission = crate::admission_data::admission_data(
         sim.ap(),
-        results.stations.len(),
-        results.flows.len(),
+        scenario.stations.len(),
+        input.bss.flows.len(),
     );
-    results.aggregation = crate::aggregation_data::aggregation_data(sim.ap());
+    let aggregation = crate::aggregation_data::aggregation_data(sim.ap());
+    let mut results = collect(scenario, input, &sim.into_measured(), info);
+    debug_assert_eq!(
+        (results.stations.len(), results.flows.len()),
+        (scenario.stations.len(), input.bss.flows.len())
+    );
+    results.admission = admission;
+    results.aggregation = aggregation;
     Ok(results)
 }

@@ -366,6 +366,20 @@ impl Simulation {
         }
     }
 
+    /// [`Simulation::measured`], the simulation consumed: the time series move into the
+    /// result instead of being copied (at 1000 stations, 60 s: 36 MB).
+    pub fn into_measured(mut self) -> Metrics {
+        match self.warmup.take() {
+            Some(start) => {
+                let (series, ap_queue) = self.metrics.take_series();
+                let mut m = self.metrics.since(&start, self.scenario.measure_from);
+                (m.series, m.ap_queue) = (series, ap_queue);
+                m
+            }
+            None => self.metrics,
+        }
+    }
+
     pub fn scenario(&self) -> &BssScenario {
         &self.scenario
     }
@@ -384,7 +398,10 @@ impl Simulation {
     fn start_measuring(&mut self) {
         self.metrics.duration = self.now - Instant::ZERO;
         self.summarise_flows();
+        // The window's start needs the counters, not the time series so far.
+        let (series, ap_queue) = self.metrics.take_series();
         self.warmup = Some(self.metrics.clone());
+        (self.metrics.series, self.metrics.ap_queue) = (series, ap_queue);
         for s in &mut self.metrics.stations {
             s.delay_max = Duration::ZERO;
         }

@@ -8,6 +8,14 @@ use super::{ChannelMetrics, FlowMetrics, Metrics, StationMetrics, TcpCounters};
 use airq::Duration;
 
 impl Metrics {
+    /// Takes the time series out (the samples and the AP queue's), leaving them empty.
+    pub(crate) fn take_series(&mut self) -> (Vec<super::Sample>, Vec<super::QueueDepth>) {
+        (
+            core::mem::take(&mut self.series),
+            core::mem::take(&mut self.ap_queue),
+        )
+    }
+
     /// What happened after `start` was taken (a copy of these metrics at `from`): every
     /// counter less its value then; ping requests and replies of requests sent from
     /// `from` on. Fields the simulator restarts at the window's start instead

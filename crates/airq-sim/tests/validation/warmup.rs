@@ -91,3 +91,15 @@ fn the_window_is_the_run_less_the_warm_up() {
         all.sent
     );
 }
+
+/// Consuming the simulation gives the same window, series included, with or without a
+/// warm-up (the CLI moves the series instead of copying them).
+#[test]
+fn into_measured_is_measured() {
+    for from_ms in [0, 1000] {
+        let sim = run(scenario(from_ms));
+        let copied = sim.measured();
+        assert!(!copied.series.is_empty() && !copied.ap_queue.is_empty());
+        assert_eq!(sim.into_measured(), copied, "warm-up {from_ms} ms");
+    }
+}
