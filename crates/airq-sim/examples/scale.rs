@@ -4,9 +4,10 @@
 //! (and per second of this thread's CPU time, which other jobs on the machine do not
 //! inflate, and of its user time alone: the kernel's part, `kernel_s`, is mostly the
 //! zeroing of pages touched for the first time) and the time per delivered TCP segment
-//! and per delivered packet (every IP packet delivered over the air, either way). Meant to be run under
-//! `valgrind --tool=callgrind` as well, whose instruction count divided by the segments
-//! printed is the cost per segment independent of the machine's load.
+//! and per delivered packet (every IP packet delivered over the air, either way).
+//! Meant to be run under `valgrind --tool=callgrind` as well, whose instruction count
+//! divided by the segments printed is the cost per segment independent of the
+//! machine's load.
 //!
 //! `cargo run --release -p airq-sim --example scale [stations] [seconds] [preset]`
 //! (defaults 100, 10, airtime).

@@ -1,10 +1,10 @@
 //! Starvation: the AP holds packets for a station, sends it nothing and delivers none
-//! of them to it for [`STARVATION_AFTER`] or longer of the measured time. Not a stall ([`super::Stall`]):
-//! the medium may stay busy all along with other stations' frames — a scheduler that
-//! never hands out a station's TXQ, or a driver that never finds room for it, starves
-//! it without ever idling the radio, and the stall detector cannot see it. A correct AP
-//! serves every station it holds packets for well within a second (mac80211's
-//! round robin and airtime DRR visit every listed TXQ each round).
+//! of them to it for [`STARVATION_AFTER`] or longer of the measured time. Not a stall
+//! ([`super::Stall`]): the medium may stay busy all along with other stations' frames —
+//! a scheduler that never hands out a station's TXQ, or a driver that never finds room
+//! for it, starves it without ever idling the radio, and the stall detector cannot see
+//! it. A correct AP serves every station it holds packets for well within a second
+//! (mac80211's round robin and airtime DRR visit every listed TXQ each round).
 //!
 //! A station the AP transmits to is served even if what it sends is lost: a slow
 //! link whose frames collide or fail for a second (two 12.5 ms frames at 1 Mbit/s,
@@ -15,10 +15,10 @@
 //! since the sample before, it has received no downlink byte and the AP has spent no
 //! airtime on it; starved once it has waited that long; the episode ends at the first
 //! sample at which it has received again, the AP has sent to it again, or the AP holds
-//! nothing for it. The times are therefore those of the samples
-//! (one step of precision), and a wait shorter than the threshold plus a step may go
-//! unseen. Packets that an airtime group held to its limit keeps back are not counted
-//! as held (as for stalls).
+//! nothing for it. The times are therefore those of the samples (one step of
+//! precision), and a wait shorter than the threshold plus a step may go unseen.
+//! Packets that an airtime group held to its limit keeps back are not counted as held
+//! (as for stalls).
 
 use airq::{Duration, StationId};
 
