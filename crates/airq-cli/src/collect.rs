@@ -278,7 +278,7 @@ fn radio_summary(link: &StationLink, m: &RadioMetrics) -> Option<RadioSummary> {
         .iter()
         .map(|(rate, n)| (rate.to_string(), rate.data_rate_mbps(), *n))
         .collect();
-    Some(RadioSummary::new(m.mean_snr_db(), by_rate))
+    Some(RadioSummary::new(m.mean_snr_db(), by_rate, m.rts_mpdus))
 }
 
 fn series(metrics: &Metrics) -> Series {

@@ -19,6 +19,14 @@ pub struct RadioSummary {
     /// Per rate used, the most MPDUs first (ties in order of first use); the shares sum
     /// to 1.
     pub rates: Vec<RateShare>,
+    /// Of [`mpdus`](Self::mpdus), those sent behind an RTS/CTS exchange (Minstrel-HT's
+    /// fallback stages, the RTS threshold, RTS/CTS protection); absent when none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rts_mpdus: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// The MPDUs one rate carried.
@@ -36,9 +44,13 @@ pub struct RateShare {
 }
 
 impl RadioSummary {
-    /// A summary of `(rate, data rate Mbit/s, MPDUs)` in order of first use, and of the
-    /// SNR.
-    pub fn new(mean_snr_db: Option<f64>, by_rate: Vec<(String, f64, u64)>) -> RadioSummary {
+    /// A summary of `(rate, data rate Mbit/s, MPDUs)` in order of first use, of the SNR
+    /// and of the MPDUs sent behind RTS/CTS.
+    pub fn new(
+        mean_snr_db: Option<f64>,
+        by_rate: Vec<(String, f64, u64)>,
+        rts_mpdus: u64,
+    ) -> RadioSummary {
         let mpdus: u64 = by_rate.iter().map(|r| r.2).sum();
         let mut rates: Vec<RateShare> = by_rate
             .into_iter()
@@ -54,6 +66,7 @@ impl RadioSummary {
             mean_snr_db,
             mpdus,
             rates,
+            rts_mpdus,
         }
     }
 
@@ -116,6 +129,7 @@ mod tests {
                 ("HT MCS 7 20 MHz LGI".into(), 65.0, 62),
                 ("HT MCS 5 20 MHz LGI".into(), 52.0, 8),
             ],
+            6,
         )
     }
 
@@ -137,6 +151,7 @@ mod tests {
                 ("HT MCS 7 20 MHz LGI".into(), 65.0, 1),
                 ("OFDM 6 Mbit/s".into(), 6.0, 1),
             ],
+            0,
         );
         assert_eq!(
             s.short_rate_names(),

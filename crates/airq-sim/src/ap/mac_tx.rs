@@ -227,7 +227,7 @@ impl MacTx {
         let ppdu = tid_tx[key.index()].build_ppdu_carrying(
             (NodeId::Ap, NodeId::Sta(s), key.tid()),
             bss,
-            tx.rate,
+            tx,
             &limits,
             riders,
             || pull_from_mac(mac, gate, ledger, out, key, &rate, now),
@@ -371,7 +371,7 @@ impl MacTx {
         self.tid_tx[key.index()].build_ppdu_at(
             (NodeId::Ap, NodeId::Sta(s), key.tid()),
             &self.bss,
-            tx.rate,
+            tx,
             &limits,
             pull,
         )
@@ -402,8 +402,8 @@ impl MacTx {
         now: Instant,
     ) -> (TxRate, AggregateLimits) {
         let s = key.station().index();
-        let retries = self.tid_tx[key.index()].head_retries();
-        let tx = self.rate_control[s].tx_rate(retries, now);
+        let (retries, probed) = self.tid_tx[key.index()].head_retries();
+        let tx = self.rate_control[s].tx_rate(retries, probed, now);
         (
             tx,
             limits.at_rate(&self.bss, &self.links[s], tx.rate, tx.probe),
@@ -608,6 +608,7 @@ fn split_riders(ppdu: &mut Ppdu) -> Vec<Ppdu> {
                 aggregate: ppdu.aggregate,
                 mpdus: vec![m],
                 duration: ppdu.duration,
+                rts: ppdu.rts,
             }),
         }
     }

@@ -10,7 +10,7 @@ use super::BssScenario;
 use crate::engine::rng::RngStream;
 use crate::mac::block_ack_req::BlockAckReq;
 use crate::mac::exchange::{
-    block_ack_req_airtime, block_ack_req_duration, collided_airtime, exchange_airtime,
+    block_ack_req_airtime, block_ack_req_duration, collided_airtime, exchange_airtime, lead, Lead,
 };
 use crate::mac::frame::{Mpdu, Ppdu};
 use crate::mac::link::BssConfig;
@@ -324,7 +324,8 @@ impl Air {
             } else {
                 &mut m.radio_down
             };
-            radio.record(&ppdu.rate, mpdus, snr_db);
+            let rts = matches!(lead(&scenario.bss, &ppdu), Lead::Rts { .. });
+            radio.record(&ppdu.rate, mpdus, rts, snr_db);
             if uplink {
                 m.airtime_up += a.airtime;
                 m.mpdu_failures_up += failures;

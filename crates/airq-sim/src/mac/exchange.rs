@@ -31,25 +31,21 @@ pub enum Lead {
     Rts { rate: Rate, cts_rate: Rate },
 }
 
-/// What the transmitter of `ppdu` sends before it: under protection, a CTS-to-self, or
-/// an RTS when RTS/CTS is asked for, at the protection rate; else an RTS at the control
-/// rate with `rts_cts`; else nothing.
+/// What the transmitter of `ppdu` sends before it: an RTS when RTS/CTS is asked for
+/// (`rts_cts`, RTS/CTS protection, or rate control for this PPDU: [`Ppdu::rts`]) at
+/// [`BssConfig::rts_rate`], answered by a CTS at the control response rate; else under
+/// protection a CTS-to-self at the protection rate (ath9k: RTSENA wins over CTSENA);
+/// else nothing.
 pub fn lead(bss: &BssConfig, ppdu: &Ppdu) -> Lead {
-    if bss.protects(&ppdu.rate) {
-        let rate = bss.protection_rate(&ppdu.rate);
-        if bss.uses_rts(&ppdu.rate) {
-            Lead::Rts {
-                rate,
-                cts_rate: bss.control_rate(&rate),
-            }
-        } else {
-            Lead::CtsToSelf { rate }
-        }
-    } else if bss.rts_cts {
-        let rate = bss.control_rate(&ppdu.rate);
+    if bss.uses_rts(&ppdu.rate) || ppdu.rts {
+        let rate = bss.rts_rate(&ppdu.rate);
         Lead::Rts {
             rate,
-            cts_rate: rate,
+            cts_rate: bss.control_rate(&rate),
+        }
+    } else if bss.protects(&ppdu.rate) {
+        Lead::CtsToSelf {
+            rate: bss.protection_rate(&ppdu.rate),
         }
     } else {
         Lead::None
@@ -229,16 +225,44 @@ mod tests {
             );
             assert_eq!(collided_airtime(&b, &p), p.duration);
         }
-        // rts_cts alone: RTS and CTS at the control rate of the data frame (24 Mbit/s
-        // for MCS7: 20 + 4 · ⌈(16 + 160 + 6) / 96⌉ + 6 = 34 µs and 34 µs).
+    }
+
+    /// RTS/CTS without protection — the RTS threshold (`rts_cts`) or rate control's
+    /// fallback stage ([`Ppdu::rts`]) — before an HT frame goes at mac80211's
+    /// `rts_cts_rate_idx` 0, the band's first rate. In 2.4 GHz: RTS (20 bytes) and CTS
+    /// (14) at 1 Mbit/s, long preamble, 352 and 304 µs (16.3.4). In 5 GHz at 6 Mbit/s:
+    /// 20 + 4 · ⌈(16 + 160 + 6) / 24⌉ = 52 µs and 20 + 4 · ⌈(16 + 112 + 6) / 24⌉ =
+    /// 44 µs, SIFS 16 µs, the BlockAck at 24 Mbit/s 20 + 4 · ⌈(16 + 256 + 6) / 96⌉ =
+    /// 32 µs (17.3.2.4). A collision costs the RTS alone.
+    #[test]
+    fn rts_before_an_ht_frame_goes_at_the_bands_first_rate() {
+        let fallback = |mut p: Ppdu| {
+            p.rts = true;
+            p
+        };
         let p = ppdu(ht7(), 10);
-        let mut b = bss(Protection::None);
-        b.rts_cts = true;
-        assert_eq!(
-            us(exchange_airtime(&b, &p)),
-            34 + 10 + 34 + 10 + us(p.duration) + 10 + 38
-        );
-        assert_eq!(us(collided_airtime(&b, &p)), 34);
+        let expected = 352 + 10 + 304 + 10 + us(p.duration) + 10 + 38;
+        let mut threshold = bss(Protection::None);
+        threshold.rts_cts = true;
+        assert_eq!(us(exchange_airtime(&threshold, &p)), expected);
+        let plain = bss(Protection::None);
+        let p = fallback(p);
+        assert_eq!(us(exchange_airtime(&plain, &p)), expected);
+        assert_eq!(us(collided_airtime(&plain, &p)), 352);
+        // Under CTS-to-self protection a fallback stage sends RTS/CTS instead.
+        let cts = bss(Protection::CtsToSelf);
+        assert_eq!(us(exchange_airtime(&cts, &p)), expected);
+
+        let mpdus = (0..10).map(|i| Mpdu::new(packet(1500), i)).collect();
+        let (ap, sta) = (NodeId::Ap, NodeId::Sta(StationId(0)));
+        let tid = Tid::new(0).unwrap();
+        let p5 = Ppdu::new(ap, sta, tid, ht7(), Band::Ghz5, true, mpdus);
+        let b5 = BssConfig::ofdm(Band::Ghz5);
+        let plain5 = us(exchange_airtime(&b5, &p5));
+        assert_eq!(plain5, us(p5.duration) + 16 + 32);
+        let p5 = fallback(p5);
+        assert_eq!(us(exchange_airtime(&b5, &p5)), 52 + 16 + 44 + 16 + plain5);
+        assert_eq!(us(collided_airtime(&b5, &p5)), 52);
     }
 
     /// A BlockAckReq exchange in 5 GHz with hostapd's basic rates: the BlockAckReq

@@ -19,6 +19,10 @@ pub struct Mpdu {
     pub seq: u64,
     /// Transmissions so far that failed.
     pub retries: u8,
+    /// Its first transmission was a rate control probe, which took the first stage of
+    /// its retry chain: its retries walk the chain from the second stage (Linux fills
+    /// a probe's later rate slots from the rate table's, `rate_control_fill_sta_table`).
+    pub probed: bool,
     /// When its first transmission started, once it has failed (kept for a time-based
     /// retry limit, [`super::retry_time`]; `None` without one).
     pub first_tx_at: Option<Instant>,
@@ -36,6 +40,7 @@ impl Mpdu {
             packet,
             seq,
             retries: 0,
+            probed: false,
             first_tx_at: None,
             ok: false,
             received: false,
@@ -63,6 +68,11 @@ pub struct Ppdu {
     pub mpdus: Vec<Mpdu>,
     /// TXTIME of the PPDU.
     pub duration: Duration,
+    /// Sent behind an RTS/CTS exchange whatever the BSS's settings: rate control asked
+    /// for it (a fallback stage of Minstrel-HT's retry chain, [`TxRate::rts`]).
+    ///
+    /// [`TxRate::rts`]: crate::mac::rate_control::TxRate::rts
+    pub rts: bool,
 }
 
 impl Ppdu {
@@ -89,6 +99,7 @@ impl Ppdu {
             aggregate,
             mpdus,
             duration,
+            rts: false,
         }
     }
 }

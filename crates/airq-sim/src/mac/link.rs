@@ -12,7 +12,7 @@ use crate::mac::edca::{EdcaParams, TxopColumn};
 use crate::mac::frame::Ppdu;
 use crate::mac::rate_control::RateControlConfig;
 use crate::phy::channel::{RadioParams, StationChannel};
-use airq::phy::{Band, PhyKind, Rate};
+use airq::phy::{Band, DsssDataRate, DsssPreamble, OfdmRate, PhyKind, Rate};
 use airq::Duration;
 
 /// dot11ShortRetryLimit as cfg80211 sets it (`wiphy->retry_short`, `net/wireless/core.c`).
@@ -154,6 +154,28 @@ impl BssConfig {
     /// ([`protection_rate`]).
     pub fn protection_rate(&self, rate: &Rate) -> Rate {
         protection_rate(&self.basic_rates, rate)
+    }
+
+    /// The rate of the RTS before a data frame at `rate` (mac80211's
+    /// `rts_cts_rate_idx`): under protection the protection rate; for a legacy rate the
+    /// fastest basic rate not above it (`rate_fixup_ratelist`, as [`control_rate`]);
+    /// for HT, VHT and HE the band's first rate, where mac80211 leaves the index at 0:
+    /// 1 Mbit/s (long preamble) in 2.4 GHz, 6 Mbit/s in 5 and 6 GHz (see
+    /// [`crate::mac::protection`]).
+    ///
+    /// [`control_rate`]: Self::control_rate
+    pub fn rts_rate(&self, rate: &Rate) -> Rate {
+        if self.protects(rate) {
+            return self.protection_rate(rate);
+        }
+        match rate {
+            Rate::Dsss(_) | Rate::Ofdm(_) => self.control_rate(rate),
+            Rate::Ht(_) | Rate::Vht(_) | Rate::He(_) => match self.band {
+                Band::Ghz2_4 => Rate::dsss(DsssDataRate::Mbps1, DsssPreamble::Long)
+                    .expect("1 Mbit/s has the long preamble"),
+                Band::Ghz5 | Band::Ghz6 => Rate::ofdm(OfdmRate::Mbps6),
+            },
+        }
     }
 
     /// The rate of the Ack, BlockAck, RTS or CTS that goes with a data frame at `rate`

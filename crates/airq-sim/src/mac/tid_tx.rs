@@ -7,6 +7,7 @@
 
 use crate::mac::frame::{Mpdu, Ppdu, PsduLength};
 use crate::mac::link::{BssConfig, StationLink};
+use crate::mac::rate_control::TxRate;
 use crate::mac::retry_time::RetryTimeParams;
 use crate::mac::txpath::TxOutcome;
 use crate::net::packet::{NodeId, SimPacket};
@@ -197,10 +198,12 @@ impl TidTx {
         self.pending.len()
     }
 
-    /// Failed transmissions of the MPDU the next PPDU starts with (0 for a new one):
-    /// the stage of the retry chain it goes at.
-    pub fn head_retries(&self) -> u8 {
-        self.pending.front().map_or(0, |m| m.retries)
+    /// Failed transmissions of the MPDU the next PPDU starts with (0 for a new one),
+    /// and whether its first was a probe: the stage of the retry chain it goes at.
+    pub fn head_retries(&self) -> (u8, bool) {
+        self.pending
+            .front()
+            .map_or((0, false), |m| (m.retries, m.probed))
     }
 
     /// Whether anything is waiting here that the BlockAck window lets go now.
@@ -232,20 +235,21 @@ impl TidTx {
         limits: &AggregateLimits,
         pull: impl FnMut() -> Option<SimPacket>,
     ) -> Option<Ppdu> {
-        self.build_ppdu_at(ends, bss, link.rate, limits, pull)
+        self.build_ppdu_at(ends, bss, TxRate::fixed(link.rate), limits, pull)
     }
 
-    /// [`build_ppdu`](Self::build_ppdu) at `rate` (rate control's choice), within
-    /// `limits` for that rate ([`AggregateLimits::at_rate`]).
+    /// [`build_ppdu`](Self::build_ppdu) at rate control's choice `tx` (its rate, and
+    /// whether RTS/CTS goes first), within `limits` for that rate
+    /// ([`AggregateLimits::at_rate`]).
     pub fn build_ppdu_at(
         &mut self,
         ends: (NodeId, NodeId, Tid),
         bss: &BssConfig,
-        rate: Rate,
+        tx: TxRate,
         limits: &AggregateLimits,
         pull: impl FnMut() -> Option<SimPacket>,
     ) -> Option<Ppdu> {
-        self.build_ppdu_carrying(ends, bss, rate, limits, Vec::new(), pull)
+        self.build_ppdu_carrying(ends, bss, tx, limits, Vec::new(), pull)
     }
 
     /// [`build_ppdu_at`](Self::build_ppdu_at) with `riders` at the head of the A-MPDU:
@@ -256,11 +260,12 @@ impl TidTx {
         &mut self,
         (src, dst, tid): (NodeId, NodeId, Tid),
         bss: &BssConfig,
-        rate: Rate,
+        tx: TxRate,
         limits: &AggregateLimits,
         riders: Vec<Mpdu>,
         mut pull: impl FnMut() -> Option<SimPacket>,
     ) -> Option<Ppdu> {
+        let rate = tx.rate;
         let window = if limits.ampdu { limits.ba_window } else { 1 };
         let start = self.window_start();
         let mut psdu = PsduLength::new(limits.ampdu);
@@ -304,21 +309,17 @@ impl TidTx {
             };
             psdu.push(mpdu.mpdu_bytes());
             self.in_flight.push_back(mpdu.seq);
+            let mut mpdu = mpdu;
+            mpdu.probed |= tx.probe;
             mpdus.push(mpdu);
         }
         if mpdus.is_empty() {
             self.spare = mpdus;
             return None;
         }
-        Some(Ppdu::new(
-            src,
-            dst,
-            tid,
-            rate,
-            bss.band,
-            limits.ampdu,
-            mpdus,
-        ))
+        let mut ppdu = Ppdu::new(src, dst, tid, rate, bss.band, limits.ampdu, mpdus);
+        ppdu.rts = tx.rts;
+        Some(ppdu)
     }
 
     /// Whether a new MPDU may be numbered for a PPDU of another TID

@@ -11,10 +11,15 @@
 //! Integer arithmetic throughout, in the kernel's fixed point (probabilities scaled by
 //! 2^12, `MINSTREL_FRAC`); no clock is read: the caller passes `now`.
 //!
+//! Every stage after the first goes behind an RTS/CTS exchange, "to increase chances of
+//! getting through" (`minstrel_ht_set_rate` sets `IEEE80211_TX_RC_USE_RTS_CTS` on them,
+//! and gives them the tries that fit the segment with the RTS/CTS overhead,
+//! `retry_count_rtscts`); the first stage goes without (Linux also protects a
+//! multi-stream stage in dynamic SM power save, which is not modelled).
+//!
 //! What the simulator does differently, and why: one PPDU is one attempt, so a stage's
 //! tries are consumed by PPDUs that carry the failed MPDUs again ([`super::RateControl`]);
-//! fallback stages are not protected by RTS/CTS (the kernel sets
-//! `IEEE80211_TX_RC_USE_RTS_CTS` on them); there are no CCK/OFDM legacy groups.
+//! there are no CCK/OFDM legacy groups.
 
 use super::groups::{group_of, mcs_of, rate_idx, RateIdx, RateTable, MCS_GROUP_RATES};
 use super::sample::{SampleLists, SampleTable};
@@ -91,6 +96,8 @@ pub(super) struct RateStats {
     pub(super) prob_avg: u32,
     prob_avg_1: u32,
     retry_count: u8,
+    /// The tries that fit the segment behind RTS/CTS (`retry_count_rtscts`).
+    retry_count_rtscts: u8,
     retry_updated: bool,
 }
 
@@ -123,6 +130,8 @@ pub struct MinstrelHtStats {
 pub struct MrrStage {
     pub rate: RateIdx,
     pub tries: u8,
+    /// Each try goes behind an RTS/CTS exchange (every stage but the first).
+    pub rts: bool,
 }
 
 /// The state of one transmitter's rate control towards one receiver.
@@ -144,6 +153,9 @@ pub struct MinstrelHt {
     /// A frame's overhead beyond its data, µs: preamble and FCS of an empty frame at 6
     /// Mbit/s, SIFS, its Ack and SIFS (`mi->overhead`, 108 µs).
     overhead_us: u32,
+    /// The same behind RTS/CTS: two more Ack-sized frames, each with its SIFS
+    /// (`mi->overhead_rtscts = mi->overhead + 2 * ack_dur`, 108 + 2 × 60 = 228 µs).
+    overhead_rtscts_us: u32,
     chain: [MrrStage; 4],
     chain_len: usize,
     stats: MinstrelHtStats,
@@ -180,7 +192,12 @@ impl MinstrelHt {
             sample: SampleLists::default(),
             sample_table: SampleTable::new(rng),
             overhead_us: 108,
-            chain: [MrrStage { rate: 0, tries: 0 }; 4],
+            overhead_rtscts_us: 108 + 2 * 60,
+            chain: [MrrStage {
+                rate: 0,
+                tries: 0,
+                rts: false,
+            }; 4],
             chain_len: 0,
             stats: MinstrelHtStats::default(),
         };
@@ -423,18 +440,21 @@ impl MinstrelHt {
 
     /// `minstrel_calc_retransmit`: tries of a rate that fit `segment_size` with the
     /// contention of each retry (9 µs slots, CW doubling from `cw_min`), 2 to
-    /// `max_retry`; 1 below 10 %.
+    /// `max_retry`; 1 below 10 %. Beside them, the tries that fit with the RTS/CTS
+    /// overhead, counted over the same tries (so never more).
     fn calc_retransmit(&mut self, idx: RateIdx) {
         let p = self.params;
         let ampdu_len = self.avg_ampdu_len();
         let tx_time_data = self.table.duration_ns(idx) * ampdu_len / 1000;
-        let overhead = self.overhead_us;
+        let (overhead, overhead_rtscts) = (self.overhead_us, self.overhead_rtscts_us);
         let mrs = &mut self.groups[group_of(idx)].rates[mcs_of(idx)];
         if mrs.prob_avg < frac(1, 10) {
             mrs.retry_count = 1;
+            mrs.retry_count_rtscts = 1;
             return;
         }
         mrs.retry_count = 2;
+        mrs.retry_count_rtscts = 2;
         mrs.retry_updated = true;
         const T_SLOT: u32 = 9;
         let mut cw = p.cw_min;
@@ -443,10 +463,15 @@ impl MinstrelHt {
         ctime += (T_SLOT * cw) >> 1;
         cw = ((cw << 1) | 1).min(p.cw_max);
         let mut tx_time = ctime + 2 * (overhead + tx_time_data);
+        let mut tx_time_rtscts = ctime + 2 * (overhead_rtscts + tx_time_data);
         loop {
             let ctime = (T_SLOT * cw) >> 1;
             cw = ((cw << 1) | 1).min(p.cw_max);
             tx_time += ctime + overhead + tx_time_data;
+            tx_time_rtscts += ctime + overhead_rtscts + tx_time_data;
+            if tx_time_rtscts < p.segment_size_us {
+                mrs.retry_count_rtscts += 1;
+            }
             if tx_time >= p.segment_size_us {
                 break;
             }
@@ -457,18 +482,26 @@ impl MinstrelHt {
         }
     }
 
-    /// `minstrel_ht_set_rate`: a stage of the chain, 2 tries below 20 %.
-    fn stage(&mut self, idx: RateIdx) -> MrrStage {
+    /// `minstrel_ht_set_rate`: stage `offset` of the chain, 2 tries below 20 %; a
+    /// fallback stage (`offset` > 0) behind RTS/CTS, with the tries that fit with it.
+    fn stage(&mut self, offset: usize, idx: RateIdx) -> MrrStage {
         if !self.groups[group_of(idx)].rates[mcs_of(idx)].retry_updated {
             self.calc_retransmit(idx);
         }
         let mrs = self.groups[group_of(idx)].rates[mcs_of(idx)];
+        let rts = offset > 0;
         let tries = if mrs.prob_avg < frac(20, 100) || mrs.retry_count == 0 {
             2
+        } else if rts {
+            mrs.retry_count_rtscts
         } else {
             mrs.retry_count
         };
-        MrrStage { rate: idx, tries }
+        MrrStage {
+            rate: idx,
+            tries,
+            rts,
+        }
     }
 
     /// `minstrel_ht_update_rates`: the chain is the best-throughput rates, the last
@@ -476,14 +509,14 @@ impl MinstrelHt {
     fn update_rates(&mut self) {
         let max_rates = usize::from(self.params.max_rates).clamp(1, 4);
         let mut i = 0;
-        self.chain[i] = self.stage(self.max_tp_rate[0]);
+        self.chain[i] = self.stage(i, self.max_tp_rate[0]);
         i += 1;
         while i + 1 < max_rates {
-            self.chain[i] = self.stage(self.max_tp_rate[i]);
+            self.chain[i] = self.stage(i, self.max_tp_rate[i]);
             i += 1;
         }
         if i < max_rates {
-            self.chain[i] = self.stage(self.max_prob_rate);
+            self.chain[i] = self.stage(i, self.max_prob_rate);
             i += 1;
         }
         self.chain_len = i;
@@ -646,5 +679,53 @@ mod tests {
         mi.avg_ampdu_len = frac(1, 1);
         mi.calc_retransmit(idx);
         assert_eq!(mi.groups[0].rates[7].retry_count, 5);
+        // Behind RTS/CTS a try costs 228 µs of overhead instead of 108: with one MPDU
+        // (375 µs a try) the 5th still ends at 4082 µs; the same 5 tries.
+        assert_eq!(mi.groups[0].rates[7].retry_count_rtscts, 5);
+        // Four MPDUs (591 µs of data): 699 µs a try, 819 behind RTS/CTS. The 5th try
+        // ends at 206 + 2 · 699 + 283 + 699 + 571 + 699 + 1147 + 699 = 5702 µs, within
+        // the segment; behind RTS/CTS at 206 + 2 · 819 + 283 + 819 + 571 + 819 + 1147 +
+        // 819 = 6302 µs, past it: 5 tries, 4 behind RTS/CTS.
+        mi.avg_ampdu_len = frac(4, 1);
+        mi.calc_retransmit(idx);
+        assert_eq!(mi.groups[0].rates[7].retry_count, 5);
+        assert_eq!(mi.groups[0].rates[7].retry_count_rtscts, 4);
+    }
+
+    /// `minstrel_ht_set_rate`: the first stage goes without RTS/CTS and with the plain
+    /// tries, every later one behind RTS/CTS with the tries that fit with it.
+    #[test]
+    fn fallback_stages_go_behind_rts_cts() {
+        let mut mi = minstrel(7);
+        mi.avg_ampdu_len = frac(4, 1);
+        for m in 0..8 {
+            mi.groups[0].rates[m].prob_avg = frac(1, 1);
+            mi.groups[0].rates[m].retry_updated = false;
+        }
+        mi.max_tp_rate = [
+            rate_idx(0, 7),
+            rate_idx(0, 6),
+            rate_idx(0, 5),
+            rate_idx(0, 4),
+        ];
+        mi.max_prob_rate = rate_idx(0, 3);
+        mi.update_rates();
+        let chain = mi.chain().to_vec();
+        assert_eq!(chain.len(), 4);
+        assert!(
+            !chain[0].rts && chain[1..].iter().all(|s| s.rts),
+            "{chain:?}"
+        );
+        for (i, stage) in chain.iter().enumerate() {
+            let mrs = mi.groups[0].rates[mcs_of(stage.rate)];
+            let want = if i == 0 {
+                mrs.retry_count
+            } else {
+                mrs.retry_count_rtscts
+            };
+            assert_eq!(stage.tries, want, "stage {i}");
+        }
+        // MCS 7's 4-MPDU tries (above): 5 plain, 4 behind RTS/CTS.
+        assert_eq!(chain[0].tries, 5);
     }
 }

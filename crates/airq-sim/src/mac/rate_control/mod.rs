@@ -11,7 +11,10 @@
 //! airtime; past the chain's last stage they stay on it until the retry limit. A frame
 //! that starts a probe goes alone (ath9k's `ath_lookup_rate`: "if rate selected is a
 //! probe rate then avoid aggregation of this packet") for one try at the probed rate,
-//! then follows the chain.
+//! in the chain's first slot, then follows the chain from its second stage (mac80211
+//! fills a probe's other slots from the rate table's, `rate_control_fill_sta_table`).
+//! Every stage after the first goes behind RTS/CTS, as Linux's Minstrel-HT asks
+//! ([`minstrel_ht`]); a probe does not.
 
 pub mod groups;
 pub mod minstrel_ht;
@@ -39,6 +42,19 @@ pub struct TxRate {
     pub rate: Rate,
     /// A probe: one MPDU, one try at a rate being sampled.
     pub probe: bool,
+    /// Behind an RTS/CTS exchange: a fallback stage of the retry chain.
+    pub rts: bool,
+}
+
+impl TxRate {
+    /// A rate chosen by no rate control: no probe, no RTS of its own.
+    pub fn fixed(rate: Rate) -> TxRate {
+        TxRate {
+            rate,
+            probe: false,
+            rts: false,
+        }
+    }
 }
 
 /// One transmitter's rate control towards one receiver (an `AnyController`-style enum:
@@ -87,13 +103,11 @@ impl RateControl {
         matches!(self, RateControl::MinstrelHt(_))
     }
 
-    /// The rate of the next PPDU, whose first MPDU has failed `retries` times, at `now`.
-    pub fn tx_rate(&mut self, retries: u8, now: Instant) -> TxRate {
+    /// The rate of the next PPDU, whose first MPDU has failed `retries` times (the
+    /// first of them a probe if `probed`), at `now`.
+    pub fn tx_rate(&mut self, retries: u8, probed: bool, now: Instant) -> TxRate {
         match self {
-            RateControl::Fixed(rate) => TxRate {
-                rate: *rate,
-                probe: false,
-            },
+            RateControl::Fixed(rate) => TxRate::fixed(*rate),
             RateControl::MinstrelHt(s) => {
                 if retries == 0 {
                     if let Some(idx) = s.minstrel.probe_rate(now) {
@@ -101,10 +115,17 @@ impl RateControl {
                         return TxRate {
                             rate: s.minstrel.table().rate(idx),
                             probe: true,
+                            rts: false,
                         };
                     }
                 }
+                // After a failed probe, the chain's later stages (the probe had the
+                // first slot).
                 let chain = s.minstrel.chain();
+                let (chain, retries) = match (probed, retries) {
+                    (true, 1..) if chain.len() > 1 => (&chain[1..], retries - 1),
+                    _ => (chain, retries),
+                };
                 let mut tried = 0u32;
                 let mut stage = chain[chain.len() - 1];
                 for st in chain {
@@ -117,6 +138,7 @@ impl RateControl {
                 TxRate {
                     rate: s.minstrel.table().rate(stage.rate),
                     probe: false,
+                    rts: stage.rts,
                 }
             }
         }
@@ -178,7 +200,7 @@ mod tests {
     fn fixed_is_the_configured_rate() {
         let mut rng = RngRoot::new(1).stream("minstrel", 0);
         let mut rc = RateControl::new(&RateControlConfig::Fixed, mcs(5), &mut rng).unwrap();
-        assert_eq!(rc.tx_rate(3, Instant::ZERO).rate, mcs(5));
+        assert_eq!(rc.tx_rate(3, false, Instant::ZERO).rate, mcs(5));
         assert_eq!(rc.last_rate(), mcs(5));
         assert!(!rc.is_adaptive());
     }
@@ -187,31 +209,51 @@ mod tests {
     #[test]
     fn retries_walk_the_chain() {
         let mut rc = minstrel();
-        let now = Instant::ZERO + Duration::from_millis(1);
-        // Make every rate work so that the chain spreads over four rates.
-        for _ in 0..3 {
-            let t = now + Duration::from_millis(60);
+        // MCS 0-5 work and 6-7 fail, over several updates, so that the chain spreads
+        // over four rates (5, 4, 3 and the max-probability one).
+        let mut now = Instant::ZERO;
+        for _ in 0..20 {
+            now += Duration::from_millis(10);
             for m in 0..8 {
-                rc.tx_status(&mcs(m), 10, 10, t);
+                rc.tx_status(&mcs(m), 10, if m <= 5 { 10 } else { 0 }, now);
             }
         }
         let RateControl::MinstrelHt(s) = &rc else {
             unreachable!()
         };
         let chain: Vec<_> = s.minstrel.chain().to_vec();
+        let rates: Vec<_> = chain.iter().map(|st| st.rate).collect();
+        assert_eq!(&rates[..3], &[5, 4, 3], "{chain:?}");
         let table = s.minstrel.table().clone();
         let mut expected = Vec::new();
-        for st in &chain {
+        for (i, st) in chain.iter().enumerate() {
             for _ in 0..st.tries {
-                expected.push(table.rate(st.rate));
+                expected.push((table.rate(st.rate), i > 0));
             }
         }
-        let late = Instant::ZERO + Duration::from_millis(70);
-        for (r, want) in expected.iter().enumerate() {
-            assert_eq!(rc.tx_rate(r as u8 + 1, late).rate, *want, "retry {r}");
+        let late = now + Duration::from_millis(1);
+        // The first try (no retries yet) is the first stage's, without RTS/CTS; the
+        // fallback stages' go behind it.
+        assert!(!rc.tx_rate(0, false, late).rts);
+        for (r, (rate, rts)) in expected.iter().enumerate().skip(1) {
+            let tx = rc.tx_rate(r as u8, false, late);
+            assert_eq!((tx.rate, tx.rts), (*rate, *rts), "retry {r}");
         }
         let past = expected.len() as u8 + 3;
-        assert_eq!(rc.tx_rate(past, late).rate, table.rate(chain[3].rate));
+        let tx = rc.tx_rate(past, false, late);
+        assert_eq!((tx.rate, tx.rts), (table.rate(chain[3].rate), true));
+        // After a failed probe the first stage is skipped: the retries start on the
+        // second stage, behind RTS/CTS, and walk on from there.
+        let after_probe: Vec<_> = expected[usize::from(chain[0].tries)..].to_vec();
+        for (r, (rate, rts)) in after_probe.iter().enumerate() {
+            let tx = rc.tx_rate(r as u8 + 1, true, late);
+            assert_eq!(
+                (tx.rate, tx.rts),
+                (*rate, *rts),
+                "retry {} after a probe",
+                r + 1
+            );
+        }
     }
 
     #[test]

@@ -182,7 +182,11 @@ pub(super) fn bss() -> TableDoc {
                 "false",
                 "true, false",
                 "true",
-                "RTS/CTS before every data PPDU (IEEE 802.11-2020 10.3.2.8).",
+                "RTS/CTS before every data PPDU (IEEE 802.11-2020 10.3.2.8; the RTS \
+                 threshold at 0). The RTS goes at mac80211's rts_cts_rate_idx: before an \
+                 HT/VHT/HE PPDU the band's first rate (1 Mbit/s long preamble in 2.4GHz, 6 \
+                 Mbit/s in 5/6GHz), before a legacy one the fastest basic rate not above \
+                 it. Minstrel-HT sends its fallback stages behind RTS/CTS either way.",
             ),
             key(
                 "protection",
