@@ -406,7 +406,7 @@ impl MacTx {
         let tx = self.rate_control[s].tx_rate(retries, probed, now);
         (
             tx,
-            limits.at_rate(&self.bss, &self.links[s], tx.rate, tx.probe),
+            limits.at_rate(&self.bss, &self.links[s], tx.rate, tx.alone),
         )
     }
 

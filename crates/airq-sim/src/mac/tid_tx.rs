@@ -85,11 +85,11 @@ impl AggregateLimits {
 
 impl AggregateLimits {
     /// These limits for a PPDU at `rate` instead of the link's (rate control), or of
-    /// one MPDU for a `probe`: the same duration and byte bounds, the length bound found
-    /// again at `rate`.
-    pub fn at_rate(&self, bss: &BssConfig, link: &StationLink, rate: Rate, probe: bool) -> Self {
+    /// one MPDU `alone` (a probe, [`TxRate::alone`]): the same duration and byte bounds,
+    /// the length bound found again at `rate`.
+    pub fn at_rate(&self, bss: &BssConfig, link: &StationLink, rate: Rate, alone: bool) -> Self {
         let mut l = *self;
-        if probe {
+        if alone {
             l.max_subframes = 1;
         }
         if rate != link.rate {

@@ -124,7 +124,7 @@ impl TxPath for StationTx {
         let tid_id = Tid::new(tid as u8).expect("TID below 16");
         let (retries, probed) = self.tids[tid].head_retries();
         let tx = self.rate_control.tx_rate(retries, probed, now);
-        let limits = self.limits[tid].at_rate(&self.bss, &self.link, tx.rate, tx.probe);
+        let limits = self.limits[tid].at_rate(&self.bss, &self.link, tx.rate, tx.alone);
         self.tids[tid].build_ppdu_at(
             (self.id, NodeId::Ap, tid_id),
             &self.bss,

@@ -12,7 +12,8 @@
 //! that starts a probe goes alone (ath9k's `ath_lookup_rate`: "if rate selected is a
 //! probe rate then avoid aggregation of this packet") for one try at the probed rate,
 //! in the chain's first slot, then follows the chain from its second stage (mac80211
-//! fills a probe's other slots from the rate table's, `rate_control_fill_sta_table`).
+//! fills a probe's other slots from the rate table's, `rate_control_fill_sta_table`),
+//! still alone: the hardware retries the probe frame by itself.
 //! Every stage after the first goes behind RTS/CTS, as Linux's Minstrel-HT asks
 //! ([`minstrel_ht`]); a probe does not.
 
@@ -42,6 +43,9 @@ pub struct TxRate {
     pub rate: Rate,
     /// A probe: one MPDU, one try at a rate being sampled.
     pub probe: bool,
+    /// One MPDU alone: a probe, or the MPDU of a failed probe on the rest of its chain
+    /// (the hardware retries a probe frame by itself, through its later rate slots).
+    pub alone: bool,
     /// Behind an RTS/CTS exchange: a fallback stage of the retry chain.
     pub rts: bool,
 }
@@ -52,6 +56,7 @@ impl TxRate {
         TxRate {
             rate,
             probe: false,
+            alone: false,
             rts: false,
         }
     }
@@ -115,6 +120,7 @@ impl RateControl {
                         return TxRate {
                             rate: s.minstrel.table().rate(idx),
                             probe: true,
+                            alone: true,
                             rts: false,
                         };
                     }
@@ -122,8 +128,9 @@ impl RateControl {
                 // After a failed probe, the chain's later stages (the probe had the
                 // first slot).
                 let chain = s.minstrel.chain();
-                let (chain, retries) = match (probed, retries) {
-                    (true, 1..) if chain.len() > 1 => (&chain[1..], retries - 1),
+                let after_probe = probed && retries > 0;
+                let (chain, retries) = match after_probe {
+                    true if chain.len() > 1 => (&chain[1..], retries - 1),
                     _ => (chain, retries),
                 };
                 let mut tried = 0u32;
@@ -138,6 +145,7 @@ impl RateControl {
                 TxRate {
                     rate: s.minstrel.table().rate(stage.rate),
                     probe: false,
+                    alone: after_probe,
                     rts: stage.rts,
                 }
             }
@@ -253,6 +261,7 @@ mod tests {
                 "retry {} after a probe",
                 r + 1
             );
+            assert!(tx.alone && !tx.probe);
         }
     }
 
