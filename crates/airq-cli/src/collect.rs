@@ -164,6 +164,7 @@ pub fn collect(
                 station: scenario.stations[st.station.index()].name.clone(),
                 since_s: st.since.as_secs_f64(),
                 until_s: st.until.map(|t| t.as_secs_f64()),
+                above_mac: st.above_mac,
             })
             .collect(),
         ap_queue: QueueSeries {

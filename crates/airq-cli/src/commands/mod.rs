@@ -300,6 +300,27 @@ pub fn starvation_warning(r: &ResultsFile) -> Option<String> {
         r.starvation.len(),
         list.join("; ")
     );
+    // Packets that never left the qdisc, the MAC layer holding none of them all the
+    // while: the driver's queue limit, shared by the stations, was full of other
+    // stations' frames. The design's lock-out, not a scheduler passing stations over.
+    let locked_out = r.starvation.iter().filter(|s| s.above_mac).count();
+    if locked_out == r.starvation.len() {
+        return Some(format!(
+            "{head} Each time, all its packets waited in the qdisc and the MAC layer held \
+             none of them: the driver's queue limit, which the stations share, was full of \
+             other stations' frames, so the scheduler had nothing of it to send. That is \
+             the lock-out of a driver without per-station queues under a qdisc (what \
+             FQ-MAC's per-station queues remove), the design's behaviour rather than a \
+             station the scheduler left out; its figures are those of that design."
+        ));
+    }
+    let locked_out = match locked_out {
+        0 => String::new(),
+        n => format!(
+            " ({n} of the episodes were lock-outs: every packet in the qdisc, the driver's \
+             shared queue full of other stations' frames)"
+        ),
+    };
     // A station served at a slow pace all along (a slow link's fair share among many)
     // waits a second now and then without being left out: say its pace instead of
     // calling it a defect. A station that got nothing at all has no pace of its own;
@@ -375,7 +396,7 @@ pub fn starvation_warning(r: &ResultsFile) -> Option<String> {
          scheduler, the driver or EDCA left the station out, so its figures are not \
          those of its link. Unless the scenario asks for it (saturated traffic in a \
          higher-priority AC{collisions}), this is a defect of the model; please \
-         report it."
+         report it{locked_out}."
     ))
 }
 

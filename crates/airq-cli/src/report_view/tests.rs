@@ -164,11 +164,13 @@ fn starved_stations_are_named_in_a_warning() {
         station: "b".into(),
         since_s: 5.0,
         until_s: Some(10.6),
+        above_mac: false,
     });
     r.starvation.push(crate::results::StarvationSummary {
         station: "a".into(),
         since_s: 12.2,
         until_s: None,
+        above_mac: false,
     });
     let w = crate::commands::starvation_warning(&r).unwrap();
     assert!(w.contains("two under fq_mac (seed"), "{w}");
@@ -217,6 +219,19 @@ fn starved_stations_are_named_in_a_warning() {
     r.stations[1].rx_packets_down = 4000;
     let w = crate::commands::starvation_warning(&r).unwrap();
     assert!(w.contains("defect of the model"), "{w}");
+    // Lock-outs (every packet in the qdisc, the driver's shared queue full): one of two
+    // is named beside the defect; both, and the warning says it is the design's.
+    r.starvation[0].above_mac = true;
+    let w = crate::commands::starvation_warning(&r).unwrap();
+    assert!(w.contains("defect of the model"), "{w}");
+    assert!(w.contains("(1 of the episodes were lock-outs"), "{w}");
+    r.starvation[1].above_mac = true;
+    let w = crate::commands::starvation_warning(&r).unwrap();
+    assert!(!w.contains("defect"), "{w}");
+    assert!(
+        w.contains("the lock-out of a driver without per-station queues under a qdisc"),
+        "{w}"
+    );
 }
 
 /// A run in which most exchanges collided is flagged, whatever its other figures.
@@ -261,6 +276,7 @@ fn a_warning_about_many_starved_stations_stays_short() {
             station: format!("s{i}"),
             since_s: 1.0,
             until_s: None,
+            above_mac: false,
         })
         .collect();
     let w = crate::commands::starvation_warning(&r).unwrap();

@@ -19,6 +19,11 @@ pub struct StarvationSummary {
     /// Simulated seconds at which it received again, was sent to again or the AP held
     /// nothing for it.
     pub until_s: Option<f64>,
+    /// All the while, its packets all waited in the qdisc and the MAC layer held none:
+    /// locked out of the driver's queue, shared by the stations and full of other
+    /// stations' frames (`airq_sim::metrics::starvation`). Absent when not.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub above_mac: bool,
 }
 
 /// The aggregation options' counters over the whole run, warm-up included.

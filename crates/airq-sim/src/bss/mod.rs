@@ -576,14 +576,15 @@ impl Simulation {
         let (ap, now) = (&self.nodes.ap, self.now);
         let stations = self.metrics.stations.iter().enumerate().map(|(i, s)| {
             let station = StationId(i as u32);
-            let held = ap.station_backlog(station).map_or(0, |b| b.packets());
-            let held = if ap.limit_holds_back(station, now) {
-                0
+            let backlog = ap.station_backlog(station).unwrap_or_default();
+            let (held, held_below_qdisc) = if ap.limit_holds_back(station, now) {
+                (0, 0)
             } else {
-                held
+                (backlog.packets(), backlog.packets() - backlog.qdisc_packets)
             };
             StationSample {
                 held,
+                held_below_qdisc,
                 rx_bytes_down: s.rx_bytes_down,
                 airtime_down: s.airtime_down,
             }

@@ -19,6 +19,14 @@
 //! precision), and a wait shorter than the threshold plus a step may go unseen.
 //! Packets that an airtime group held to its limit keeps back are not counted as held
 //! (as for stalls).
+//!
+//! An episode in which, at every sample up to the threshold, the station's packets all
+//! waited in the qdisc and the MAC layer held none of them is a lock-out (`above_mac`;
+//! what follows does not change it: the lock-out made the second): the driver's queue
+//! limit, shared by the stations (a legacy driver's per-AC `pending_frames`), was taken
+//! by other stations' frames, so the scheduler had nothing of this station to hand
+//! out. That is what a driver without per-station queues does under a qdisc (the
+//! seeds' driver queue lock-out), not a scheduler passing the station over.
 
 use airq::{Duration, StationId};
 
@@ -37,6 +45,9 @@ pub struct Starvation {
     /// The sample at which it received again, was sent to again or the AP held nothing
     /// for it; `None`: not before the end of the run.
     pub until: Option<Duration>,
+    /// At every sample of the wait up to the threshold, all its held packets were in the
+    /// qdisc, none in the MAC layer or below (locked out of the driver's shared queue).
+    pub above_mac: bool,
 }
 
 /// One station at one sample.
@@ -45,6 +56,8 @@ pub struct StationSample {
     /// Packets the AP holds for it (none counted that an airtime group's limit keeps
     /// back).
     pub held: u64,
+    /// Of them, those in the MAC layer or below it (not in the qdisc).
+    pub held_below_qdisc: u64,
     /// Downlink bytes it has received so far.
     pub rx_bytes_down: u64,
     /// Airtime of the AP's exchanges with it so far, lost ones included
@@ -56,6 +69,8 @@ pub struct StationSample {
 #[derive(Clone, Copy, Debug, Default)]
 struct Waiting {
     since: Option<Duration>,
+    /// Every sample of the wait so far had all the held packets in the qdisc.
+    above_mac: bool,
     last: StationSample,
     /// The open episode, an index into the list of episodes.
     episode: Option<usize>,
@@ -88,19 +103,31 @@ impl StarvationWatch {
                 || now.airtime_down != w.last.airtime_down;
             w.last = now;
             let held = now.held;
+            let above_mac = now.held_below_qdisc == 0;
             if held == 0 || served {
                 if let Some(e) = w.episode.take() {
                     episodes[e].until = Some(at);
                 }
                 w.since = (held > 0).then_some(at);
+                w.above_mac = above_mac;
                 continue;
             }
-            let since = *w.since.get_or_insert(at);
+            let since = match w.since {
+                Some(since) => {
+                    w.above_mac &= above_mac;
+                    since
+                }
+                None => {
+                    w.above_mac = above_mac;
+                    *w.since.insert(at)
+                }
+            };
             if w.episode.is_none() && at - since >= STARVATION_AFTER {
                 episodes.push(Starvation {
                     station: StationId(i as u32),
                     since,
                     until: None,
+                    above_mac: w.above_mac,
                 });
                 w.episode = Some(episodes.len() - 1);
             }
@@ -123,6 +150,7 @@ mod tests {
             .iter()
             .map(|&(held, rx_bytes_down)| StationSample {
                 held,
+                held_below_qdisc: held,
                 rx_bytes_down,
                 airtime_down: Duration::from_micros(rx_bytes_down),
             })
@@ -147,6 +175,7 @@ mod tests {
         let samples: Vec<StationSample> = (0..12)
             .map(|k| StationSample {
                 held: 4,
+                held_below_qdisc: 4,
                 rx_bytes_down: 1552,
                 airtime_down: Duration::from_micros(12_500 * (k / 2)),
             })
@@ -187,6 +216,7 @@ mod tests {
                 station: StationId(0),
                 since: ms(200),
                 until: Some(ms(1400)),
+                above_mac: false,
             }]
         );
     }
@@ -197,6 +227,31 @@ mod tests {
         samples.extend([(3, 0); 5]);
         samples.push((3, 1500));
         assert!(watch(&samples).is_empty());
+    }
+
+    /// The thirty-stations case (pfifo_airtime, seed 2, with fallback RTS/CTS): the
+    /// 1 Mbit/s station's 123 frames fill the legacy driver's queue limit and a fast
+    /// station's 18-24 packets wait in the qdisc for 1.2 s: a lock-out, if none of them
+    /// reached the MAC layer before the threshold (fast16 got two into the driver 200 ms
+    /// before it was served, 1.2 s into its wait: still a lock-out).
+    #[test]
+    fn a_wait_with_every_packet_in_the_qdisc_is_a_lock_out() {
+        let in_qdisc = |held| StationSample {
+            held,
+            held_below_qdisc: 0,
+            rx_bytes_down: 0,
+            airtime_down: Duration::ZERO,
+        };
+        let mut samples: Vec<StationSample> = (0..8).map(|_| in_qdisc(20)).collect();
+        let out = watch_samples(&samples);
+        assert_eq!(out.len(), 1);
+        assert!(out[0].above_mac);
+        // Packets reaching the driver after the threshold (the sample at 1 s) leave it a
+        // lock-out; one sample with a packet in the MAC layer before it does not.
+        samples[6].held_below_qdisc = 2;
+        assert!(watch_samples(&samples)[0].above_mac);
+        samples[2].held_below_qdisc = 1;
+        assert!(!watch_samples(&samples)[0].above_mac);
     }
 
     #[test]
