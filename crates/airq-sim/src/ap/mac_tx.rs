@@ -402,8 +402,8 @@ impl MacTx {
         now: Instant,
     ) -> (TxRate, AggregateLimits) {
         let s = key.station().index();
-        let (retries, probed) = self.tid_tx[key.index()].head_retries();
-        let tx = self.rate_control[s].tx_rate(retries, probed, now);
+        let (unanswered, probed) = self.tid_tx[key.index()].chain_position();
+        let tx = self.rate_control[s].tx_rate(unanswered, probed, now);
         (
             tx,
             limits.at_rate(&self.bss, &self.links[s], tx.rate, tx.alone),

@@ -190,6 +190,9 @@ pub struct TidTx {
     in_flight: VecDeque<u64>,
     /// The MPDU list of the last completed PPDU, emptied, reused by the next one.
     spare: Vec<Mpdu>,
+    /// PPDUs in a row of which no MPDU was acknowledged (no Ack or BlockAck came back):
+    /// how far the hardware has walked its retry chain ([`TidTx::chain_position`]).
+    unanswered: u8,
 }
 
 impl TidTx {
@@ -198,12 +201,13 @@ impl TidTx {
         self.pending.len()
     }
 
-    /// Failed transmissions of the MPDU the next PPDU starts with (0 for a new one),
-    /// and whether its first was a probe: the stage of the retry chain it goes at.
-    pub fn head_retries(&self) -> (u8, bool) {
-        self.pending
-            .front()
-            .map_or((0, false), |m| (m.retries, m.probed))
+    /// Where the next PPDU stands in the retry chain: the tries in a row that went
+    /// unanswered (the hardware walks its rate series while no Ack or BlockAck comes
+    /// back; once one does, the failed MPDUs go again in the next aggregate, which the
+    /// driver starts with fresh rates), and whether the MPDU it starts with was a probe.
+    pub fn chain_position(&self) -> (u8, bool) {
+        let probed = self.pending.front().is_some_and(|m| m.probed);
+        (self.unanswered, probed)
     }
 
     /// Whether anything is waiting here that the BlockAck window lets go now.
@@ -372,6 +376,10 @@ impl TidTx {
         let mut failed = Vec::new();
         let block_ack = ppdu.aggregate;
         let mut mpdus = ppdu.mpdus;
+        self.unanswered = match mpdus.iter().any(|m| m.ok) {
+            true => 0,
+            false => self.unanswered.saturating_add(1),
+        };
         // The highest sequence number given up: the BlockAckReq's SSN will be the next.
         let mut given_up = None;
         for mut mpdu in mpdus.drain(..) {
@@ -491,6 +499,37 @@ mod tests {
         }
         assert_eq!(out.outcome().dropped, 1);
         assert!(out.dropped.is_empty(), "not by the retry count");
+    }
+
+    /// The chain position counts the PPDUs in a row that got no Ack or BlockAck (the
+    /// hardware's walk down its rate series); one with any MPDU acknowledged ends it,
+    /// and its failed MPDUs go again from the first stage (ath9k's fresh rates for each
+    /// aggregate).
+    #[test]
+    fn the_chain_position_counts_unanswered_tries() {
+        use airq::StationId;
+        let bss = BssConfig::ofdm(Band::Ghz5);
+        let link = ht20(7);
+        let tid = Tid::new(0).unwrap();
+        let limits = AggregateLimits::new(&bss, &link, tid);
+        let ends = (NodeId::Ap, NodeId::Sta(StationId(0)), tid);
+        let mut tx = TidTx::default();
+        let mut queue: Vec<SimPacket> = (0..4).rev().map(udp_packet).collect();
+        let mut out = Completion::default();
+        assert_eq!(tx.chain_position(), (0, false));
+        for tries in 1..=2 {
+            let ppdu = tx
+                .build_ppdu(ends, &bss, &link, &limits, || queue.pop())
+                .unwrap();
+            tx.complete(ppdu, 10, &mut out);
+            assert_eq!(tx.chain_position(), (tries, false));
+        }
+        // A BlockAck for one of the four: the three others go again, from the start.
+        let mut ppdu = tx.build_ppdu(ends, &bss, &link, &limits, || None).unwrap();
+        assert_eq!(ppdu.mpdus.len(), 4);
+        ppdu.mpdus[1].ok = true;
+        tx.complete(ppdu, 10, &mut out);
+        assert_eq!((tx.chain_position(), tx.pending_len()), ((0, false), 3));
     }
 
     #[test]

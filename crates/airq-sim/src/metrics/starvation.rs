@@ -229,11 +229,10 @@ mod tests {
         assert!(watch(&samples).is_empty());
     }
 
-    /// The thirty-stations case (pfifo_airtime, seed 2, with fallback RTS/CTS): the
-    /// 1 Mbit/s station's 123 frames fill the legacy driver's queue limit and a fast
-    /// station's 18-24 packets wait in the qdisc for 1.2 s: a lock-out, if none of them
-    /// reached the MAC layer before the threshold (fast16 got two into the driver 200 ms
-    /// before it was served, 1.2 s into its wait: still a lock-out).
+    /// A slow station's frames fill the legacy driver's queue limit and a fast
+    /// station's 20 packets wait in the qdisc for 1.4 s: a lock-out, if none of them
+    /// reached the MAC layer before the threshold (one that gets two into the driver
+    /// 200 ms before it is served, 1.2 s into its wait, was still locked out).
     #[test]
     fn a_wait_with_every_packet_in_the_qdisc_is_a_lock_out() {
         let in_qdisc = |held| StationSample {

@@ -122,8 +122,8 @@ impl TxPath for StationTx {
         let fifo = &mut self.fifo[ac.index()];
         let queued = &mut self.queued;
         let tid_id = Tid::new(tid as u8).expect("TID below 16");
-        let (retries, probed) = self.tids[tid].head_retries();
-        let tx = self.rate_control.tx_rate(retries, probed, now);
+        let (unanswered, probed) = self.tids[tid].chain_position();
+        let tx = self.rate_control.tx_rate(unanswered, probed, now);
         let limits = self.limits[tid].at_rate(&self.bss, &self.link, tx.rate, tx.alone);
         self.tids[tid].build_ppdu_at(
             (self.id, NodeId::Ap, tid_id),

@@ -4,11 +4,14 @@
 //!
 //! The retry chain (MRR): the hardware sends a frame at the chain's first rate, and
 //! after each failed try either again or at the next stage's rate, each stage `tries`
-//! times, until the frame gets through or the retry limit drops it. Here one PPDU is
-//! one try: a PPDU goes at the stage its first MPDU has reached by its failed
-//! transmissions ([`RateControl::tx_rate`]), so the subframes of a failed A-MPDU go
-//! again at the chain's lower rates, each attempt a PPDU of its own with its real
-//! airtime; past the chain's last stage they stay on it until the retry limit. A frame
+//! times, while no Ack or BlockAck comes back; once one does, or the series ends, the
+//! driver takes the frames back and sends the failed ones again in its next aggregate,
+//! which starts with fresh rates, at the chain's first stage (ath9k's `ath_set_rates`
+//! for each aggregate's first frame, `ath_tx_sched_aggr`). Here one PPDU is one try:
+//! a PPDU goes at the stage that its TID's unanswered tries in a row have reached
+//! ([`RateControl::tx_rate`]), each try a PPDU of its own with its real airtime, so an
+//! A-MPDU that got no BlockAck goes again at the chain's lower rates, and the subframes
+//! that one with a BlockAck lost go again from the first stage. A frame
 //! that starts a probe goes alone (ath9k's `ath_lookup_rate`: "if rate selected is a
 //! probe rate then avoid aggregation of this packet") for one try at the probed rate,
 //! in the chain's first slot, then follows the chain from its second stage (mac80211
@@ -25,7 +28,7 @@ use crate::engine::rng::RngStream;
 use airq::phy::Rate;
 use airq::Instant;
 use groups::{RateIdx, RateTable, UnsupportedRate};
-use minstrel_ht::{MinstrelHt, MinstrelHtParams, MinstrelHtStats};
+use minstrel_ht::{MinstrelHt, MinstrelHtParams, MinstrelHtStats, MrrStage};
 
 /// How a link's rate is chosen.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -108,13 +111,14 @@ impl RateControl {
         matches!(self, RateControl::MinstrelHt(_))
     }
 
-    /// The rate of the next PPDU, whose first MPDU has failed `retries` times (the
-    /// first of them a probe if `probed`), at `now`.
-    pub fn tx_rate(&mut self, retries: u8, probed: bool, now: Instant) -> TxRate {
+    /// The rate of the next PPDU of a TID whose last `unanswered` tries in a row got
+    /// no Ack or BlockAck (how far the hardware has walked the retry chain), starting
+    /// with a failed probe's MPDU if `probed`, at `now`.
+    pub fn tx_rate(&mut self, unanswered: u8, probed: bool, now: Instant) -> TxRate {
         match self {
             RateControl::Fixed(rate) => TxRate::fixed(*rate),
             RateControl::MinstrelHt(s) => {
-                if retries == 0 {
+                if unanswered == 0 {
                     if let Some(idx) = s.minstrel.probe_rate(now) {
                         s.probe = Some(idx);
                         return TxRate {
@@ -125,27 +129,31 @@ impl RateControl {
                         };
                     }
                 }
-                // After a failed probe, the chain's later stages (the probe had the
-                // first slot).
                 let chain = s.minstrel.chain();
-                let after_probe = probed && retries > 0;
-                let (chain, retries) = match after_probe {
-                    true if chain.len() > 1 => (&chain[1..], retries - 1),
-                    _ => (chain, retries),
-                };
-                let mut tried = 0u32;
-                let mut stage = chain[chain.len() - 1];
-                for st in chain {
-                    tried += u32::from(st.tries);
-                    if u32::from(retries) < tried {
-                        stage = *st;
-                        break;
+                let mut position = u32::from(unanswered);
+                // A failed probe's frame goes on by itself through the chain's later
+                // stages (its series: the probe, then those); once they end unanswered
+                // too, the driver retries it in a new series like any frame.
+                if probed && position > 0 && chain.len() > 1 {
+                    let rest = total_tries(&chain[1..]);
+                    if position <= rest {
+                        let stage = stage_at(&chain[1..], position - 1);
+                        return TxRate {
+                            rate: s.minstrel.table().rate(stage.rate),
+                            probe: false,
+                            alone: true,
+                            rts: stage.rts,
+                        };
                     }
+                    position -= 1 + rest;
                 }
+                // Past the chain's last try the series has ended unanswered: the driver
+                // retries in a new one, from the first stage.
+                let stage = stage_at(chain, position % total_tries(chain));
                 TxRate {
                     rate: s.minstrel.table().rate(stage.rate),
                     probe: false,
-                    alone: after_probe,
+                    alone: false,
                     rts: stage.rts,
                 }
             }
@@ -185,6 +193,27 @@ impl RateControl {
             RateControl::MinstrelHt(s) => Some(s.minstrel.stats()),
         }
     }
+}
+
+/// Tries of the whole chain (at least 1).
+fn total_tries(chain: &[MrrStage]) -> u32 {
+    chain
+        .iter()
+        .map(|st| u32::from(st.tries))
+        .sum::<u32>()
+        .max(1)
+}
+
+/// The stage of the chain that try `k` (from 0) falls in; the last past its end.
+fn stage_at(chain: &[MrrStage], k: u32) -> MrrStage {
+    let mut tried = 0u32;
+    for st in chain {
+        tried += u32::from(st.tries);
+        if k < tried {
+            return *st;
+        }
+    }
+    chain[chain.len() - 1]
 }
 
 #[cfg(test)]
@@ -240,29 +269,28 @@ mod tests {
             }
         }
         let late = now + Duration::from_millis(1);
-        // The first try (no retries yet) is the first stage's, without RTS/CTS; the
-        // fallback stages' go behind it.
+        // The first try (none unanswered yet) is the first stage's, without RTS/CTS;
+        // each unanswered try moves on, the fallback stages behind RTS/CTS.
         assert!(!rc.tx_rate(0, false, late).rts);
         for (r, (rate, rts)) in expected.iter().enumerate().skip(1) {
             let tx = rc.tx_rate(r as u8, false, late);
-            assert_eq!((tx.rate, tx.rts), (*rate, *rts), "retry {r}");
+            assert_eq!((tx.rate, tx.rts, tx.alone), (*rate, *rts, false), "try {r}");
         }
+        // Past the last try the series has ended: the driver's next one starts over.
         let past = expected.len() as u8 + 3;
         let tx = rc.tx_rate(past, false, late);
-        assert_eq!((tx.rate, tx.rts), (table.rate(chain[3].rate), true));
-        // After a failed probe the first stage is skipped: the retries start on the
-        // second stage, behind RTS/CTS, and walk on from there.
+        assert_eq!((tx.rate, tx.rts), expected[3]);
+        // After a failed probe the first stage is skipped: the probe's frame goes on
+        // alone from the second stage, behind RTS/CTS; when that series ends too, it
+        // goes again from the first stage, in an aggregate.
         let after_probe: Vec<_> = expected[usize::from(chain[0].tries)..].to_vec();
         for (r, (rate, rts)) in after_probe.iter().enumerate() {
             let tx = rc.tx_rate(r as u8 + 1, true, late);
-            assert_eq!(
-                (tx.rate, tx.rts),
-                (*rate, *rts),
-                "retry {} after a probe",
-                r + 1
-            );
-            assert!(tx.alone && !tx.probe);
+            let want = (*rate, *rts, true, false);
+            assert_eq!((tx.rate, tx.rts, tx.alone, tx.probe), want, "try {}", r + 1);
         }
+        let tx = rc.tx_rate(after_probe.len() as u8 + 1, true, late);
+        assert_eq!((tx.rate, tx.rts, tx.alone), (expected[0].0, false, false));
     }
 
     #[test]
