@@ -501,20 +501,45 @@ mod tests {
         assert!(out.dropped.is_empty(), "not by the retry count");
     }
 
+    /// The AP's TID 0 towards station 0 at HT MCS 7 in 5 GHz, with packets queued.
+    struct Ht7 {
+        bss: BssConfig,
+        link: StationLink,
+        limits: AggregateLimits,
+        ends: (NodeId, NodeId, Tid),
+        /// Popped from the end: packet 0 first.
+        queue: Vec<SimPacket>,
+    }
+
+    impl Ht7 {
+        fn with_packets(n: u64) -> Ht7 {
+            let bss = BssConfig::ofdm(Band::Ghz5);
+            let link = ht20(7);
+            let tid = Tid::new(0).unwrap();
+            Ht7 {
+                limits: AggregateLimits::new(&bss, &link, tid),
+                ends: (NodeId::Ap, NodeId::Sta(airq::StationId(0)), tid),
+                queue: (0..n).rev().map(udp_packet).collect(),
+                bss,
+                link,
+            }
+        }
+    }
+
     /// The chain position counts the PPDUs in a row that got no Ack or BlockAck (the
     /// hardware's walk down its rate series); one with any MPDU acknowledged ends it,
     /// and its failed MPDUs go again from the first stage (ath9k's fresh rates for each
     /// aggregate).
     #[test]
     fn the_chain_position_counts_unanswered_tries() {
-        use airq::StationId;
-        let bss = BssConfig::ofdm(Band::Ghz5);
-        let link = ht20(7);
-        let tid = Tid::new(0).unwrap();
-        let limits = AggregateLimits::new(&bss, &link, tid);
-        let ends = (NodeId::Ap, NodeId::Sta(StationId(0)), tid);
+        let Ht7 {
+            bss,
+            link,
+            limits,
+            ends,
+            mut queue,
+        } = Ht7::with_packets(4);
         let mut tx = TidTx::default();
-        let mut queue: Vec<SimPacket> = (0..4).rev().map(udp_packet).collect();
         let mut out = Completion::default();
         assert_eq!(tx.chain_position(), (0, false));
         for tries in 1..=2 {
@@ -547,14 +572,14 @@ mod tests {
     /// lost) is delivered, not dropped, when its retries run out.
     #[test]
     fn giving_up_an_mpdu_drops_the_earlier_ones_waiting_for_a_retry() {
-        use airq::StationId;
-        let bss = BssConfig::ofdm(Band::Ghz5);
-        let link = ht20(7);
-        let tid = Tid::new(0).unwrap();
-        let limits = AggregateLimits::new(&bss, &link, tid);
-        let ends = (NodeId::Ap, NodeId::Sta(StationId(0)), tid);
+        let Ht7 {
+            bss,
+            link,
+            limits,
+            ends,
+            mut queue,
+        } = Ht7::with_packets(3);
         let mut tx = TidTx::default();
-        let mut queue: Vec<SimPacket> = (0..3).rev().map(udp_packet).collect();
         let mut out = Completion::default();
         let mut ppdu = tx
             .build_ppdu(ends, &bss, &link, &limits, || queue.pop())
