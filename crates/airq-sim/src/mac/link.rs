@@ -12,7 +12,7 @@ use crate::mac::edca::{EdcaParams, TxopColumn};
 use crate::mac::frame::Ppdu;
 use crate::mac::rate_control::RateControlConfig;
 use crate::phy::channel::{RadioParams, StationChannel};
-use airq::phy::{Band, DsssDataRate, DsssPreamble, OfdmRate, PhyKind, Rate};
+use airq::phy::{Band, OfdmRate, PhyKind, Rate};
 use airq::Duration;
 
 /// dot11ShortRetryLimit as cfg80211 sets it (`wiphy->retry_short`, `net/wireless/core.c`).
@@ -165,16 +165,13 @@ impl BssConfig {
     ///
     /// [`control_rate`]: Self::control_rate
     pub fn rts_rate(&self, rate: &Rate) -> Rate {
-        if self.protects(rate) {
-            return self.protection_rate(rate);
-        }
-        match rate {
-            Rate::Dsss(_) | Rate::Ofdm(_) => self.control_rate(rate),
-            Rate::Ht(_) | Rate::Vht(_) | Rate::He(_) => match self.band {
-                Band::Ghz2_4 => Rate::dsss(DsssDataRate::Mbps1, DsssPreamble::Long)
-                    .expect("1 Mbit/s has the long preamble"),
-                Band::Ghz5 | Band::Ghz6 => Rate::ofdm(OfdmRate::Mbps6),
-            },
+        let ht_or_later = matches!(rate, Rate::Ht(_) | Rate::Vht(_) | Rate::He(_));
+        match self.band {
+            _ if self.protects(rate) => self.protection_rate(rate),
+            // The band's first rate, the one protection sends before an HT frame.
+            Band::Ghz2_4 if ht_or_later => self.protection_rate(rate),
+            Band::Ghz5 | Band::Ghz6 if ht_or_later => Rate::ofdm(OfdmRate::Mbps6),
+            _ => self.control_rate(rate),
         }
     }
 
