@@ -137,7 +137,9 @@ impl Row<'_> {
     /// `rate_control` (`fixed` or `minstrel_ht`), and per direction (`_down`, `_up`)
     /// the mean SNR (`snr_down_db`; NaN without a channel model) and the most used rate
     /// with its share of the MPDUs (`top_rate_down`, `top_rate_down_share`; the
-    /// configured rate and 1 for a fixed rate, NaN share when nothing was sent).
+    /// configured rate and 1 for a fixed rate, NaN share when nothing was sent), and the
+    /// MPDUs sent behind RTS/CTS (`rts_mpdus_down`; NaN for a fixed-rate station without
+    /// a channel model, whose results keep no radio summary).
     fn radio(self, s: &StationSummary) -> Self {
         let top = |r: &Option<RadioSummary>| match r {
             None => (s.rate.clone(), Some(1.0)),
@@ -147,6 +149,7 @@ impl Row<'_> {
                 .map_or((String::new(), None), |t| (t.rate.clone(), Some(t.share))),
         };
         let snr = |r: &Option<RadioSummary>| r.as_ref().and_then(|r| r.mean_snr_db);
+        let rts = |r: &Option<RadioSummary>| r.as_ref().map(|r| r.rts_mpdus);
         let (down, down_share) = top(&s.radio_down);
         let (up, up_share) = top(&s.radio_up);
         self.str("rate_control", s.rate_control.as_deref().unwrap_or("fixed"))
@@ -156,6 +159,8 @@ impl Row<'_> {
             .opt_f64("top_rate_down_share", down_share)
             .str("top_rate_up", up)
             .opt_f64("top_rate_up_share", up_share)
+            .opt_u64("rts_mpdus_down", rts(&s.radio_down))
+            .opt_u64("rts_mpdus_up", rts(&s.radio_up))
     }
 
     /// The columns that say which run a row is of.

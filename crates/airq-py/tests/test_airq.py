@@ -46,6 +46,18 @@ def test_the_flagship_runs_briefly_under_its_preset():
     assert res.warnings == []
 
 
+def test_minstrel_hts_fallback_stages_are_counted_behind_rts():
+    # At 100 dB Minstrel-HT falls back often, and every fallback stage goes behind
+    # RTS/CTS; a fixed-rate station without a channel keeps no radio summary.
+    res = airq.run("rate-vs-range", duration=6, omit=1, seeds=1,
+                   overrides={"station.0.attenuation_db": 100})
+    st = res.stations
+    assert (st.rate_control == "minstrel_ht").all()
+    assert (st.rts_mpdus_down > 0).all() and (st.rts_mpdus_up > 0).all()
+    flagship = airq.run(FLAGSHIP, **BRIEF).stations
+    assert flagship.rts_mpdus_down.isna().all()
+
+
 def test_compare_two_presets(compared):
     assert [m["variant"] for m in compared.metadata] == ["fifo", "airtime"]
     share = compared.stations.pivot(index="station", columns="variant", values="airtime_share")

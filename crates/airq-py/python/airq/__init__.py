@@ -257,7 +257,8 @@ class _Tables:
         (``fixed`` or ``minstrel_ht``) and per direction the mean SNR (``snr_down_db``,
         ``snr_up_db``; NaN without a channel model) and the most used rate with its share
         of the MPDUs (``top_rate_down``, ``top_rate_down_share``, ``top_rate_up``,
-        ``top_rate_up_share``)."""
+        ``top_rate_up_share``), and the MPDUs sent behind RTS/CTS (``rts_mpdus_down``,
+        ``rts_mpdus_up``; NaN for a fixed-rate station without a channel model)."""
         return self.table("stations")
 
     @property
