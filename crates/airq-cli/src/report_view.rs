@@ -357,4 +357,4 @@ fn unix_seconds(rfc3339: &str) -> Result<f64, CliError> {
 mod flows;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -65,7 +65,7 @@ fn flow(
 
 /// Station `a` receives, `b` receives and sends (goodput 1 : 3), both ping; two 0.5 s
 /// steps.
-fn results(config: &str) -> ResultsFile {
+pub(crate) fn results(config: &str) -> ResultsFile {
     ResultsFile {
         format: FORMAT_NAME.into(),
         format_version: FORMAT_VERSION,

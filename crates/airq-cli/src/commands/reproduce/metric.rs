@@ -10,7 +10,7 @@ use crate::results::ResultsFile;
 use airq_sim::metrics::distribution::LossyPercentile;
 
 /// The metrics a path may end in, with what they mean.
-pub const METRICS: [(&str, &str); 19] = [
+pub const METRICS: [(&str, &str); 20] = [
     ("goodput_mbps", "goodput, Mbit/s (of a station, or `total`)"),
     (
         "goodput_down_mbps",
@@ -40,6 +40,11 @@ pub const METRICS: [(&str, &str); 19] = [
     (
         "tcp_srtt_mean_ms",
         "smoothed RTT of the station's TCP senders, ms, mean of the samples after the warm-up",
+    ),
+    (
+        "tcp_cwnd_mean_segments",
+        "congestion window of the station's TCP senders, segments, mean of the samples after \
+         the warm-up",
     ),
     (
         "voip_mos_down",
@@ -311,34 +316,14 @@ fn of_run(r: &ResultsFile, m: &Metric) -> Result<f64, String> {
             .loss()
             .map(|l| 100.0 * l)
             .ok_or_else(|| "its pings were not counted".to_string()),
-        "tcp_srtt_mean_ms" => {
-            let flows: Vec<usize> = r
-                .flows
-                .iter()
-                .enumerate()
-                .filter(|(_, f)| f.station == m.station && f.tcp.is_some())
-                .map(|(i, _)| i)
-                .collect();
-            let samples: Vec<f64> = r
-                .series
-                .t_s
-                .iter()
-                .zip(&r.series.flow_tcp_rtt_ms)
-                .filter(|(t, _)| **t > r.metadata.omit_s)
-                .flat_map(|(_, per_flow)| {
-                    flows
-                        .iter()
-                        .filter_map(|&i| per_flow.get(i).copied().flatten())
-                })
-                .collect();
-            if samples.is_empty() {
-                return Err(format!(
-                    "station `{}` has no TCP RTT sample after the warm-up",
-                    m.station
-                ));
-            }
-            Ok(samples.iter().sum::<f64>() / samples.len() as f64)
-        }
+        "tcp_srtt_mean_ms" => tcp_sample_mean(r, m, &r.series.flow_tcp_rtt_ms, |x| x, "RTT"),
+        "tcp_cwnd_mean_segments" => tcp_sample_mean(
+            r,
+            m,
+            &r.series.flow_tcp_cwnd,
+            f64::from,
+            "congestion window",
+        ),
         "voip_mos" | "voip_delay_ms" | "voip_mos_down" | "voip_delay_down_ms" => {
             let down_only = m.metric.contains("down");
             let legs: Vec<f64> = flows("voip")
@@ -374,6 +359,43 @@ fn of_run(r: &ResultsFile, m: &Metric) -> Result<f64, String> {
         }
         other => Err(format!("no metric `{other}`")),
     }
+}
+
+/// The mean over the samples after the warm-up of one TCP sender series (`series[t][flow]`)
+/// for the station's TCP flows; `what` names it in the error when there is none.
+fn tcp_sample_mean<T: Copy>(
+    r: &ResultsFile,
+    m: &Metric,
+    series: &[Vec<Option<T>>],
+    value: impl Fn(T) -> f64,
+    what: &str,
+) -> Result<f64, String> {
+    let flows: Vec<usize> = r
+        .flows
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.station == m.station && f.tcp.is_some())
+        .map(|(i, _)| i)
+        .collect();
+    let samples: Vec<f64> = r
+        .series
+        .t_s
+        .iter()
+        .zip(series)
+        .filter(|(t, _)| **t > r.metadata.omit_s)
+        .flat_map(|(_, per_flow)| {
+            flows
+                .iter()
+                .filter_map(|&i| per_flow.get(i).copied().flatten().map(&value))
+        })
+        .collect();
+    if samples.is_empty() {
+        return Err(format!(
+            "station `{}` has no TCP {what} sample after the warm-up",
+            m.station
+        ));
+    }
+    Ok(samples.iter().sum::<f64>() / samples.len() as f64)
 }
 
 /// The mean of queue `samples` taken after the run's warm-up.
@@ -448,5 +470,27 @@ mod tests {
             n: 2,
         };
         assert_eq!(w.point(), 11.0);
+    }
+
+    #[test]
+    fn tcp_sender_means_take_the_stations_tcp_flows_after_the_warm_up() {
+        use crate::results::TcpResult;
+        // Samples at 0.5 s and 1.0 s; the warm-up ends at 0.5 s, so only the second
+        // counts. Station b's TCP flow is flow 2; flow 1 (also b's) is not TCP.
+        let mut r = crate::report_view::tests::results("fq_mac");
+        r.metadata.omit_s = 0.5;
+        r.flows[2].tcp = Some(TcpResult::default());
+        r.series.flow_tcp_cwnd = vec![vec![None, None, Some(10), None, None]; 2];
+        r.series.flow_tcp_cwnd[1][2] = Some(4);
+        r.series.flow_tcp_cwnd[1][1] = Some(99);
+        r.series.flow_tcp_rtt_ms = vec![vec![None, None, Some(80.0), None, None]; 2];
+        r.series.flow_tcp_rtt_ms[1][2] = Some(20.0);
+        let of = |path: &str| of_run(&r, &Metric::parse(path).unwrap());
+        assert_eq!(of("fq_mac.b.tcp_cwnd_mean_segments"), Ok(4.0));
+        assert_eq!(of("fq_mac.b.tcp_srtt_mean_ms"), Ok(20.0));
+        assert_eq!(
+            of("fq_mac.a.tcp_cwnd_mean_segments").unwrap_err(),
+            "station `a` has no TCP congestion window sample after the warm-up"
+        );
     }
 }
