@@ -32,6 +32,10 @@ pub struct StationTx {
     limit_packets: usize,
     fifo: [VecDeque<SimPacket>; Ac::COUNT],
     queued: usize,
+    /// Bit `t` set when TID `t` holds MPDUs awaiting a (re)try: `has_frames`, asked after
+    /// every event, reads the TIDs' state only then (at 1000 stations that state is
+    /// rarely in cache).
+    retrying: u16,
     tids: [TidTx; Tid::COUNT],
     limits: [AggregateLimits; Tid::COUNT],
     completion: Completion,
@@ -39,6 +43,19 @@ pub struct StationTx {
     /// [`set_rate_control`](Self::set_rate_control) says otherwise).
     rate_control: RateControl,
 }
+
+/// The TIDs of each AC (802.11-2020 Table 10-1, as [`Tid::ac`] maps them), as bit masks.
+const AC_TIDS: [u16; Ac::COUNT] = {
+    let mut masks = [0; Ac::COUNT];
+    let mut t = 0;
+    while t < 8 {
+        if let Some(tid) = Tid::new(t) {
+            masks[tid.ac().index()] |= 1 << t;
+        }
+        t += 1;
+    }
+    masks
+};
 
 impl StationTx {
     pub fn new(
@@ -54,6 +71,7 @@ impl StationTx {
             limit_packets,
             fifo: Default::default(),
             queued: 0,
+            retrying: 0,
             tids: Default::default(),
             limits: {
                 let mut bounds = LengthBounds::default();
@@ -101,31 +119,50 @@ impl StationTx {
     fn tids_of(ac: Ac) -> impl Iterator<Item = usize> {
         (0..8).filter(move |&t| Tid::new(t as u8).is_some_and(|tid| tid.ac() == ac))
     }
+
+    /// The TID of `ac` whose MPDUs awaiting a (re)try the BlockAck window lets go.
+    fn sendable_tid(&self, ac: Ac) -> Option<usize> {
+        let retrying = self.retrying & AC_TIDS[ac.index()];
+        let window = self.link.ba_window;
+        Self::tids_of(ac).find(|&t| retrying & (1 << t) != 0 && self.tids[t].has_sendable(window))
+    }
+
+    /// Notes whether TID `tid` holds MPDUs awaiting a (re)try, after a change to it.
+    fn note_retrying(&mut self, tid: usize) {
+        let bit = 1 << tid;
+        if self.tids[tid].pending_len() > 0 {
+            self.retrying |= bit;
+        } else {
+            self.retrying &= !bit;
+        }
+    }
 }
 
 impl TxPath for StationTx {
     fn has_frames(&self, ac: Ac) -> bool {
+        debug_assert!(
+            (0..Tid::COUNT)
+                .all(|t| (self.retrying >> t) & 1 == u16::from(self.tids[t].pending_len() > 0)),
+            "the retrying bits follow the TIDs"
+        );
         !self.fifo[ac.index()].is_empty()
-            || Self::tids_of(ac).any(|t| self.tids[t].has_sendable(self.link.ba_window))
+            || (self.retrying & AC_TIDS[ac.index()] != 0 && self.sendable_tid(ac).is_some())
     }
 
     fn next_ppdu(&mut self, ac: Ac, now: Instant) -> Option<Ppdu> {
         // MPDUs awaiting retry go first; otherwise the TID of the packet at the head.
-        let window = self.link.ba_window;
-        let tid = Self::tids_of(ac)
-            .find(|&t| self.tids[t].has_sendable(window))
-            .or_else(|| {
-                self.fifo[ac.index()]
-                    .front()
-                    .map(|p| usize::from(p.tid.get()))
-            })?;
+        let tid = self.sendable_tid(ac).or_else(|| {
+            self.fifo[ac.index()]
+                .front()
+                .map(|p| usize::from(p.tid.get()))
+        })?;
         let fifo = &mut self.fifo[ac.index()];
         let queued = &mut self.queued;
         let tid_id = Tid::new(tid as u8).expect("TID below 16");
         let (unanswered, probed) = self.tids[tid].chain_position();
         let tx = self.rate_control.tx_rate(unanswered, probed, now);
         let limits = self.limits[tid].at_rate(&self.bss, &self.link, tx.rate, tx.alone);
-        self.tids[tid].build_ppdu_at(
+        let ppdu = self.tids[tid].build_ppdu_at(
             (self.id, NodeId::Ap, tid_id),
             &self.bss,
             tx,
@@ -137,7 +174,9 @@ impl TxPath for StationTx {
                 *queued -= 1;
                 fifo.pop_front()
             },
-        )
+        );
+        self.note_retrying(tid);
+        ppdu
     }
 
     fn tx_done(&mut self, ppdu: Ppdu, _airtime: Duration, now: Instant) -> (TxOutcome, TxOutput) {
@@ -145,9 +184,10 @@ impl TxPath for StationTx {
         let ppdu_tid = ppdu.tid;
         let tid = usize::from(ppdu_tid.get());
         let (rate, mpdus) = (ppdu.rate, ppdu.mpdus.len() as u32);
-        let c = &mut self.completion;
         let retry_limit = self.bss.retry_limit_for(&ppdu);
-        self.tids[tid].complete(ppdu, retry_limit, c);
+        self.tids[tid].complete(ppdu, retry_limit, &mut self.completion);
+        self.note_retrying(tid);
+        let c = &mut self.completion;
         let outcome = c.outcome();
         self.rate_control
             .tx_status(&rate, mpdus, outcome.acked, now);
