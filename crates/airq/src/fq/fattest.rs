@@ -171,13 +171,12 @@ struct FattestTree {
     /// Leaves: a power of two, at least the number of flows (0 until first built).
     leaves: usize,
     flows: usize,
-    /// `winner[node]` for nodes 1 to `2 * leaves - 1` (node 1 the root, node `n`'s
-    /// children `2n` and `2n + 1`, leaf `leaves + i` flow `i`): the fattest flow below.
-    winner: Vec<u32>,
-    /// Each leaf's key as last repaired: 0 for no packets, else backlog bytes + 1 (a
-    /// flow's bytes are at most `u32::MAX` packets of `i32::MAX` bytes, far below
-    /// `u64::MAX`). Padding leaves past `flows` stay 0.
-    key: Vec<u64>,
+    /// `node[n]` for nodes 1 to `2 * leaves - 1` (node 1 the root, node `n`'s children
+    /// `2n` and `2n + 1`, leaf `leaves + i` flow `i`): the fattest flow below as one
+    /// [`entry`](Self::entry), so that a node is the larger of its children and a repair
+    /// reads only the path and its siblings (which share a cache line), not the flows'
+    /// keys at random.
+    node: Vec<u128>,
     /// Everything is rebuilt at the next search (new, or grown past `leaves`).
     stale: bool,
 }
@@ -187,8 +186,7 @@ impl FattestTree {
         FattestTree {
             leaves: 0,
             flows,
-            winner: Vec::new(),
-            key: Vec::new(),
+            node: Vec::new(),
             stale: true,
         }
     }
@@ -201,14 +199,24 @@ impl FattestTree {
         }
     }
 
-    /// The fatter of two winners, `a` being the left (lower-indexed) one.
+    /// Flow `flow` with `key` as one value ordered as the search wants: the key in the
+    /// high bits, `u32::MAX - flow` in the low 32, so the larger of two entries is the
+    /// fatter flow, the lower-indexed one on a tie. The key is 0 for no packets, else
+    /// backlog bytes + 1 (a flow's bytes are at most `u32::MAX` packets of `i32::MAX`
+    /// bytes, far below `u64::MAX`).
     #[inline]
-    fn better(key: &[u64], a: u32, b: u32) -> u32 {
-        if key[b as usize] > key[a as usize] {
-            b
-        } else {
-            a
-        }
+    fn entry(key: u64, flow: usize) -> u128 {
+        (u128::from(key) << 32) | u128::from(u32::MAX - flow as u32)
+    }
+
+    #[inline]
+    fn flow_of(entry: u128) -> usize {
+        (u32::MAX - entry as u32) as usize
+    }
+
+    #[inline]
+    fn key_of_entry(entry: u128) -> u64 {
+        (entry >> 32) as u64
     }
 
     fn key_of(backlog_of: &impl Fn(usize) -> Option<u64>, flow: usize) -> u64 {
@@ -228,40 +236,38 @@ impl FattestTree {
             self.rebuild(&backlog_of);
         } else {
             for &flow in changed {
-                self.key[flow as usize] = Self::key_of(&backlog_of, flow as usize);
-                let mut node = (self.leaves + flow as usize) / 2;
-                while node >= 1 {
-                    self.winner[node] =
-                        Self::better(&self.key, self.winner[2 * node], self.winner[2 * node + 1]);
-                    node /= 2;
+                let flow = flow as usize;
+                let mut n = self.leaves + flow;
+                self.node[n] = Self::entry(Self::key_of(&backlog_of, flow), flow);
+                n /= 2;
+                while n >= 1 {
+                    self.node[n] = self.node[2 * n].max(self.node[2 * n + 1]);
+                    n /= 2;
                 }
             }
         }
-        let root = self.winner[1] as usize;
-        debug_assert_eq!(self.key[root], Self::key_of(&backlog_of, root));
-        (self.key[root] > 0).then_some(root)
+        let root = self.node[1];
+        let flow = Self::flow_of(root);
+        debug_assert_eq!(Self::key_of_entry(root), Self::key_of(&backlog_of, flow));
+        (Self::key_of_entry(root) > 0).then_some(flow)
     }
 
     fn rebuild(&mut self, backlog_of: &impl Fn(usize) -> Option<u64>) {
         let leaves = self.flows.next_power_of_two();
         debug_assert!(leaves <= u32::MAX as usize);
         self.leaves = leaves;
-        self.key.clear();
-        self.key.extend((0..leaves).map(|i| {
-            if i < self.flows {
+        self.node.clear();
+        self.node.resize(2 * leaves, 0);
+        for i in 0..leaves {
+            let key = if i < self.flows {
                 Self::key_of(backlog_of, i)
             } else {
                 0
-            }
-        }));
-        self.winner.clear();
-        self.winner.resize(2 * leaves, 0);
-        for i in 0..leaves {
-            self.winner[leaves + i] = i as u32;
+            };
+            self.node[leaves + i] = Self::entry(key, i);
         }
-        for node in (1..leaves).rev() {
-            self.winner[node] =
-                Self::better(&self.key, self.winner[2 * node], self.winner[2 * node + 1]);
+        for n in (1..leaves).rev() {
+            self.node[n] = self.node[2 * n].max(self.node[2 * n + 1]);
         }
         self.stale = false;
     }
@@ -274,24 +280,28 @@ impl FattestTree {
         if self.stale {
             return;
         }
-        assert_eq!(self.winner.len(), 2 * self.leaves, "tree size");
+        assert_eq!(self.node.len(), 2 * self.leaves, "tree size");
         for flow in 0..self.leaves {
+            let leaf = self.node[self.leaves + flow];
+            assert_eq!(Self::flow_of(leaf), flow, "leaf {flow}");
             if flow >= self.flows {
-                assert_eq!(self.key[flow], 0, "fattest-tree padding leaf {flow}");
+                assert_eq!(
+                    Self::key_of_entry(leaf),
+                    0,
+                    "fattest-tree padding leaf {flow}"
+                );
             } else if !changed(flow) {
                 let current = Self::key_of(&backlog_of, flow);
-                assert_eq!(self.key[flow], current, "fattest-tree key of flow {flow}");
+                assert_eq!(
+                    Self::key_of_entry(leaf),
+                    current,
+                    "fattest-tree key of flow {flow}"
+                );
             }
-            assert_eq!(
-                self.winner[self.leaves + flow] as usize,
-                flow,
-                "leaf {flow}"
-            );
         }
-        for node in 1..self.leaves {
-            let expected =
-                Self::better(&self.key, self.winner[2 * node], self.winner[2 * node + 1]);
-            assert_eq!(self.winner[node], expected, "fattest-tree node {node}");
+        for n in 1..self.leaves {
+            let expected = self.node[2 * n].max(self.node[2 * n + 1]);
+            assert_eq!(self.node[n], expected, "fattest-tree node {n}");
         }
     }
 }
