@@ -116,15 +116,17 @@ impl StationTx {
         self.queued
     }
 
-    fn tids_of(ac: Ac) -> impl Iterator<Item = usize> {
-        (0..8).filter(move |&t| Tid::new(t as u8).is_some_and(|tid| tid.ac() == ac))
-    }
-
-    /// The TID of `ac` whose MPDUs awaiting a (re)try the BlockAck window lets go.
+    /// The lowest TID of `ac` whose MPDUs awaiting a (re)try the BlockAck window lets go.
     fn sendable_tid(&self, ac: Ac) -> Option<usize> {
-        let retrying = self.retrying & AC_TIDS[ac.index()];
-        let window = self.link.ba_window;
-        Self::tids_of(ac).find(|&t| retrying & (1 << t) != 0 && self.tids[t].has_sendable(window))
+        let mut retrying = self.retrying & AC_TIDS[ac.index()];
+        while retrying != 0 {
+            let t = retrying.trailing_zeros() as usize;
+            if self.tids[t].has_sendable(self.link.ba_window) {
+                return Some(t);
+            }
+            retrying &= retrying - 1;
+        }
+        None
     }
 
     /// Notes whether TID `tid` holds MPDUs awaiting a (re)try, after a change to it.
