@@ -147,8 +147,7 @@ impl TxPath for StationTx {
                 .all(|t| (self.retrying >> t) & 1 == u16::from(self.tids[t].pending_len() > 0)),
             "the retrying bits follow the TIDs"
         );
-        !self.fifo[ac.index()].is_empty()
-            || (self.retrying & AC_TIDS[ac.index()] != 0 && self.sendable_tid(ac).is_some())
+        !self.fifo[ac.index()].is_empty() || self.sendable_tid(ac).is_some()
     }
 
     fn next_ppdu(&mut self, ac: Ac, now: Instant) -> Option<Ppdu> {
