@@ -59,7 +59,7 @@ fn series_kb(m: &Metrics) -> u64 {
         .map(|s| {
             (s.rx_bytes.capacity() + s.flow_rx_bytes.capacity()) * size_of::<u64>()
                 + (s.airtime.capacity() + s.airtime_up.capacity()) * size_of::<airq::Duration>()
-                + s.flow_tcp.capacity() * size_of::<Option<TcpSenderSample>>()
+                + s.flow_tcp.capacity() * size_of::<(u32, TcpSenderSample)>()
         })
         .sum();
     let bytes = m.series.capacity() * size_of::<Sample>()

@@ -292,7 +292,9 @@ fn series(metrics: &Metrics) -> Series {
         s.airtime_up_s
             .push(sample.airtime_up.iter().map(|a| a.as_secs_f64()).collect());
         s.flow_rx_bytes.push(sample.flow_rx_bytes.clone());
-        let tcp = &sample.flow_tcp;
+        let tcp: Vec<_> = (0..metrics.flows.len() as u32)
+            .map(|f| sample.tcp_sender(f))
+            .collect();
         s.flow_tcp_cwnd
             .push(tcp.iter().map(|t| t.map(|t| t.cwnd_segments)).collect());
         s.flow_tcp_rtt_ms
@@ -347,14 +349,13 @@ mod tests {
                 airtime: vec![ms(3), ms(4)],
                 airtime_up: vec![ms(1), ms(0)],
                 flow_rx_bytes: vec![1, 2],
-                flow_tcp: vec![
-                    Some(TcpSenderSample {
+                flow_tcp: vec![(
+                    0,
+                    TcpSenderSample {
                         cwnd_segments: 42,
-                        cwnd_bytes: 42 * 1448,
                         srtt: Some(Duration::from_micros(12_500)),
-                    }),
-                    None,
-                ],
+                    },
+                )],
                 ap: QueueDepth {
                     queued_packets: 7,
                     driver_frames: 8,

@@ -7,7 +7,7 @@
 
 use super::external::Delivered;
 use super::http::HttpState;
-use super::tcp_flows::Connection;
+use super::tcp_flows::{tcp_sender_side, Connection, Side};
 use super::Event;
 use crate::apps::traffic::{App, Direction, FlowSpec, UDP_IP_HEADER_BYTES};
 use crate::apps::voip_stats::VoipStats;
@@ -110,6 +110,9 @@ pub(super) struct Cx<'a> {
 /// The server, the stations' hosts and the wired link.
 pub(super) struct Hosts {
     pub flows: Vec<FlowState>,
+    /// The flows that run TCP, in order, with the end of their connections that sends
+    /// the data.
+    pub(super) tcp_flows: Vec<(u32, Side)>,
     /// Saturated flows by sending node.
     saturated_by_node: Vec<Vec<u32>>,
     /// Per node, the flow its next top-up starts with.
@@ -146,7 +149,11 @@ impl Hosts {
                 saturated_by_node[f.sender().index()].push(i as u32);
             }
         }
+        let tcp_flows = (0..flows.len() as u32)
+            .filter_map(|i| tcp_sender_side(&flows[i as usize].spec).map(|side| (i, side)))
+            .collect();
         Hosts {
+            tcp_flows,
             flows,
             refill_cursor: vec![0; saturated_by_node.len()],
             saturated_by_node,

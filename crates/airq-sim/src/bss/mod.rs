@@ -554,12 +554,7 @@ impl Simulation {
                     airtime: m.stations.iter().map(StationMetrics::airtime).collect(),
                     airtime_up: m.stations.iter().map(|s| s.airtime_up).collect(),
                     flow_rx_bytes: m.flows.iter().map(|f| f.rx_bytes).collect(),
-                    flow_tcp: self
-                        .hosts
-                        .flows
-                        .iter()
-                        .map(tcp_flows::tcp_sender_sample)
-                        .collect(),
+                    flow_tcp: self.hosts.tcp_senders(),
                     ap,
                 });
                 self.watch_starvation();

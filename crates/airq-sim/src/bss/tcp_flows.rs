@@ -8,7 +8,7 @@
 use super::hosts::FlowState;
 use super::hosts::{Cx, Hosts};
 use super::Event;
-use crate::apps::traffic::{App, Direction};
+use crate::apps::traffic::{App, Direction, FlowSpec};
 use crate::metrics::TcpSenderSample;
 use crate::net::packet::{Payload, SimPacket};
 use crate::transport::tcp::{Outgoing, Segment, TcpEndpoint, TcpState};
@@ -64,19 +64,24 @@ impl Connection {
     }
 }
 
-/// The state of `flow`'s TCP sender for the time series ([`TcpSenderSample`]): the sending
-/// end (the server's of a download or of web responses, the station's of an upload) of
-/// its most recently opened connection among those that are open; `None` for a flow
-/// without TCP, before its sender is established and after its connections closed.
-pub(super) fn tcp_sender_sample(flow: &FlowState) -> Option<TcpSenderSample> {
-    let sender = match flow.spec.app {
-        App::Tcp { .. } => match flow.spec.direction {
+/// Which end of `spec`'s TCP connections sends its data: the server's of a download or
+/// of web responses, the station's of an upload; `None` for a flow without TCP.
+pub(super) fn tcp_sender_side(spec: &FlowSpec) -> Option<Side> {
+    match spec.app {
+        App::Tcp { .. } => Some(match spec.direction {
             Direction::Downlink => Side::Server,
             Direction::Uplink => Side::Station,
-        },
-        App::Http { .. } => Side::Server,
-        _ => return None,
-    };
+        }),
+        App::Http { .. } => Some(Side::Server),
+        _ => None,
+    }
+}
+
+/// The state of `flow`'s TCP sender, its end `sender` ([`tcp_sender_side`]), for the
+/// time series ([`TcpSenderSample`]): that of its most recently opened connection among
+/// those that are open; `None` before its sender is established and after its
+/// connections closed.
+fn tcp_sender_sample(flow: &FlowState, sender: Side) -> Option<TcpSenderSample> {
     let open = |state| {
         matches!(
             state,
@@ -95,12 +100,22 @@ pub(super) fn tcp_sender_sample(flow: &FlowState) -> Option<TcpSenderSample> {
         .find(|end| open(end.state()))?;
     Some(TcpSenderSample {
         cwnd_segments: end.cwnd(),
-        cwnd_bytes: u64::from(end.cwnd()) * u64::from(end.mss()),
         srtt: end.srtt(),
     })
 }
 
 impl Hosts {
+    /// The TCP senders with an open connection, for the time series
+    /// ([`crate::metrics::Sample::flow_tcp`]): by flow, in flow order.
+    pub(super) fn tcp_senders(&self) -> Vec<(u32, TcpSenderSample)> {
+        self.tcp_flows
+            .iter()
+            .filter_map(|&(flow, side)| {
+                tcp_sender_sample(&self.flows[flow as usize], side).map(|t| (flow, t))
+            })
+            .collect()
+    }
+
     /// Opens a new connection of `flow` from its station; returns its index.
     pub(super) fn tcp_open(&mut self, flow: u32, cx: &mut Cx) -> u32 {
         let mut out = std::mem::take(&mut self.tcp_out);

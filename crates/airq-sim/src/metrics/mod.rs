@@ -248,10 +248,24 @@ pub struct Sample {
     pub airtime_up: Vec<Duration>,
     /// Cumulative application bytes received per flow ([`FlowMetrics::rx_bytes`]).
     pub flow_rx_bytes: Vec<u64>,
-    /// Per flow, the state of its TCP sender at the sample, as `ss -ti` shows a socket;
-    /// `None` for a flow without TCP, or whose sender has no open connection.
-    pub flow_tcp: Vec<Option<TcpSenderSample>>,
+    /// The state of each flow's TCP sender at the sample, as `ss -ti` shows a socket, in
+    /// flow order: only the flows whose sender has an open connection (the others,
+    /// without TCP or not connected, have no entry: at 1000 stations with a ping each,
+    /// half the flows). [`Sample::tcp_sender`] looks one up.
+    pub flow_tcp: Vec<(u32, TcpSenderSample)>,
     pub ap: QueueDepth,
+}
+
+impl Sample {
+    /// The state of flow `flow`'s TCP sender at the sample; `None` for a flow without
+    /// TCP, or whose sender has no open connection.
+    pub fn tcp_sender(&self, flow: u32) -> Option<TcpSenderSample> {
+        let i = self
+            .flow_tcp
+            .binary_search_by_key(&flow, |&(f, _)| f)
+            .ok()?;
+        Some(self.flow_tcp[i].1)
+    }
 }
 
 /// The sending end of a flow's TCP connection at one instant: the server's end of a
@@ -260,10 +274,9 @@ pub struct Sample {
 /// the most recently opened connection that is open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TcpSenderSample {
-    /// Congestion window, segments (Linux `snd_cwnd`, `ss`'s `cwnd:`).
+    /// Congestion window, segments (Linux `snd_cwnd`, `ss`'s `cwnd:`; in bytes, times
+    /// the connection's MSS).
     pub cwnd_segments: u32,
-    /// Congestion window, bytes: `cwnd_segments` × the connection's MSS.
-    pub cwnd_bytes: u64,
     /// Smoothed RTT (`ss`'s `rtt:`), once the sender has taken a sample.
     pub srtt: Option<Duration>,
 }
@@ -402,6 +415,23 @@ mod tests {
             }
         }
         f
+    }
+
+    #[test]
+    fn a_flow_without_an_open_tcp_sender_has_no_sample() {
+        let sender = |cwnd_segments| TcpSenderSample {
+            cwnd_segments,
+            srtt: None,
+        };
+        let s = Sample {
+            flow_tcp: vec![(1, sender(10)), (4, sender(3))],
+            ..Sample::default()
+        };
+        let found: Vec<_> = (0..6).map(|f| s.tcp_sender(f)).collect();
+        assert_eq!(
+            found,
+            [None, Some(sender(10)), None, None, Some(sender(3)), None]
+        );
     }
 
     #[test]

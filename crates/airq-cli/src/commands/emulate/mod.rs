@@ -244,7 +244,7 @@ pub fn emulate(
     measured.flows.truncate(flows.len());
     for sample in &mut measured.series {
         sample.flow_rx_bytes.truncate(flows.len());
-        sample.flow_tcp.truncate(flows.len());
+        sample.flow_tcp.retain(|&(f, _)| (f as usize) < flows.len());
     }
     let mut r = collect(scenario, input, &measured, info);
     r.metadata.emulation = Some(summary(&report, iperf3, pcap_frames, host_drops));
