@@ -85,9 +85,36 @@ pub(super) struct FlowState {
     pub conns: Vec<Connection>,
     /// The web client of an HTTP flow.
     pub http: HttpState,
-    /// Flow hashes of the packets, by connection and direction (downlink, uplink), as
-    /// computed the first time.
+    /// Flow hashes of the packets of the connections after the first (whose are in the
+    /// flow's [`PacketHead`]), by connection from the second and direction (downlink,
+    /// uplink), as computed the first time.
     pub hashes: Vec<[Option<u32>; 2]>,
+}
+
+/// What every packet of a flow's first connection takes from the flow, by direction
+/// (downlink, uplink), kept in a table of its own: a few cache lines for a thousand
+/// flows, where the flows' states are hundreds of bytes each.
+#[derive(Clone, Copy)]
+struct PacketHead {
+    tid: Tid,
+    /// The flow's data goes uplink (from its station).
+    data_uplink: bool,
+    /// [`first_hop`] by direction.
+    hops: [(StationId, bool, Option<StationId>); 2],
+    /// The 5-tuple's hash by direction.
+    hashes: [u32; 2],
+}
+
+impl PacketHead {
+    fn new(f: &FlowState, flow: u32, perturbation: u32) -> PacketHead {
+        let hash = |uplink| flow_hash(&five_tuple(&f.spec, flow, 0, uplink), perturbation);
+        PacketHead {
+            tid: f.tid,
+            data_uplink: f.spec.direction == Direction::Uplink,
+            hops: [first_hop(&f.spec, false), first_hop(&f.spec, true)],
+            hashes: [hash(false), hash(true)],
+        }
+    }
 }
 
 impl FlowState {
@@ -110,6 +137,8 @@ pub(super) struct Cx<'a> {
 /// The server, the stations' hosts and the wired link.
 pub(super) struct Hosts {
     pub flows: Vec<FlowState>,
+    /// By flow.
+    heads: Vec<PacketHead>,
     /// The flows that run TCP, in order, with the end of their connections that sends
     /// the data.
     pub(super) tcp_flows: Vec<(u32, Side)>,
@@ -152,8 +181,12 @@ impl Hosts {
         let tcp_flows = (0..flows.len() as u32)
             .filter_map(|i| tcp_sender_side(&flows[i as usize].spec).map(|side| (i, side)))
             .collect();
+        let heads = (0..flows.len())
+            .map(|i| PacketHead::new(&flows[i], i as u32, hash_perturbation))
+            .collect();
         Hosts {
             tcp_flows,
+            heads,
             flows,
             refill_cursor: vec![0; saturated_by_node.len()],
             saturated_by_node,
@@ -184,27 +217,33 @@ impl Hosts {
         payload: Payload,
         now: Instant,
     ) -> SimPacket {
-        let f = &mut self.flows[flow as usize];
+        let head = &self.heads[flow as usize];
         let id = self.next_packet_id;
         self.next_packet_id += 1;
-        let uplink = (f.spec.direction == Direction::Uplink) != reverse;
-        let c = conn as usize;
-        if f.hashes.len() <= c {
-            f.hashes.resize(c + 1, [None; 2]);
-        }
-        let perturbation = self.hash_perturbation;
-        let hash = *f.hashes[c][usize::from(uplink)].get_or_insert_with(|| {
-            flow_hash(&five_tuple(&f.spec, flow, conn, uplink), perturbation)
-        });
-        let (station, uplink, relay_to) = first_hop(&f.spec, uplink);
+        let uplink = head.data_uplink != reverse;
+        let (station, first_uplink, relay_to) = head.hops[usize::from(uplink)];
+        let hash = match conn.checked_sub(1) {
+            None => head.hashes[usize::from(uplink)],
+            Some(c) => {
+                let c = c as usize;
+                let f = &mut self.flows[flow as usize];
+                if f.hashes.len() <= c {
+                    f.hashes.resize(c + 1, [None; 2]);
+                }
+                let perturbation = self.hash_perturbation;
+                *f.hashes[c][usize::from(uplink)].get_or_insert_with(|| {
+                    flow_hash(&five_tuple(&f.spec, flow, conn, uplink), perturbation)
+                })
+            }
+        };
         SimPacket {
             id,
             flow: FlowIndex(flow),
             station,
-            uplink,
+            uplink: first_uplink,
             relay_to,
             len_bytes,
-            tid: f.tid,
+            tid: head.tid,
             flow_hash: hash,
             ecn: Ecn::NotEct,
             created: now,
