@@ -7,7 +7,7 @@
 use crate::apps::traffic::FlowSpec;
 use crate::bss::BssScenario;
 use crate::mac::link::{BssConfig, StationLink};
-use crate::net::packet::{FlowIndex, Payload, SimPacket};
+use crate::net::packet::{FlowIndex, Payload, RelayTo, SimPacket};
 use airq::phy::{Band, ChannelWidth, GuardInterval, Rate};
 use airq::{Ecn, Instant, StationId, Tid};
 
@@ -32,13 +32,13 @@ pub fn three_stations(flows: Vec<FlowSpec>) -> BssScenario {
 
 /// A 1500-byte best-effort UDP packet `id` to station 0 (flow 0), made at time zero: the
 /// packet a unit test of a queue or a MAC needs.
-pub fn udp_packet(id: u64) -> SimPacket {
+pub fn udp_packet(id: u32) -> SimPacket {
     SimPacket {
         id,
         flow: FlowIndex(0),
         station: StationId(0),
         uplink: false,
-        relay_to: None,
+        relay_to: RelayTo::NONE,
         len_bytes: 1500,
         tid: Tid::new(0).expect("TID 0 exists"),
         flow_hash: 0,

@@ -71,7 +71,7 @@ mod tests {
     use super::*;
     use crate::testbed::udp_packet;
 
-    fn packet(id: u64, tid: u8) -> SimPacket {
+    fn packet(id: u32, tid: u8) -> SimPacket {
         SimPacket {
             tid: Tid::new(tid).unwrap(),
             ..udp_packet(id)
@@ -84,7 +84,7 @@ mod tests {
         for (id, tid) in [(0, 1), (1, 0), (2, 6), (3, 3), (4, 7)] {
             q.enqueue(packet(id, tid)).unwrap();
         }
-        let order: Vec<u64> = std::iter::from_fn(|| q.dequeue()).map(|p| p.id).collect();
+        let order: Vec<u32> = std::iter::from_fn(|| q.dequeue()).map(|p| p.id).collect();
         assert_eq!(order, [2, 4, 1, 0, 3]);
         assert_eq!(q.len(), 0);
     }

@@ -246,14 +246,13 @@ impl Simulation {
             _ => return Err(InjectError::BadFlow(flow)),
         }
         self.run_until(at);
-        let id = self.hosts.next_packet_id;
-        self.hosts.next_packet_id += 1;
+        let id = self.hosts.new_packet_id();
         let packet = SimPacket {
             id,
             flow,
             station,
             uplink,
-            relay_to,
+            relay_to: relay_to.into(),
             len_bytes: fields.len_bytes,
             // A non-QoS station's frames are all best effort (`StationLink::qos`).
             tid: if [Some(station), relay_to]

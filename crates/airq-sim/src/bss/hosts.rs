@@ -149,7 +149,7 @@ pub(super) struct Hosts {
     /// The wired link: towards the AP, towards the server.
     wire: [WireDirection; 2],
     wired: WiredLink,
-    pub(super) next_packet_id: u64,
+    next_packet_id: u32,
     /// Seed of the 5-tuple hashes, as Linux draws one at boot.
     pub(super) hash_perturbation: u32,
     /// Scratch buffer of TCP segments an endpoint sends.
@@ -201,6 +201,13 @@ impl Hosts {
         }
     }
 
+    /// The next packet's [`SimPacket::id`].
+    pub(super) fn new_packet_id(&mut self) -> u32 {
+        let id = self.next_packet_id;
+        self.next_packet_id = id.wrapping_add(1);
+        id
+    }
+
     /// The oldest packet sent into the BSS and not yet handed to its node.
     pub fn next_transmit(&mut self) -> Option<(NodeId, SimPacket)> {
         self.transmits.pop_front()
@@ -217,9 +224,8 @@ impl Hosts {
         payload: Payload,
         now: Instant,
     ) -> SimPacket {
+        let id = self.new_packet_id();
         let head = &self.heads[flow as usize];
-        let id = self.next_packet_id;
-        self.next_packet_id += 1;
         let uplink = head.data_uplink != reverse;
         let (station, first_uplink, relay_to) = head.hops[usize::from(uplink)];
         let hash = match conn.checked_sub(1) {
@@ -241,7 +247,7 @@ impl Hosts {
             flow: FlowIndex(flow),
             station,
             uplink: first_uplink,
-            relay_to,
+            relay_to: relay_to.into(),
             len_bytes,
             tid: head.tid,
             flow_hash: hash,

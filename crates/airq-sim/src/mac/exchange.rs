@@ -114,7 +114,7 @@ mod tests {
     use crate::mac::basic_rates::BasicRateSet;
     use crate::mac::frame::Mpdu;
     use crate::mac::protection::Protection;
-    use crate::net::packet::{FlowIndex, NodeId, Payload, SimPacket};
+    use crate::net::packet::{FlowIndex, NodeId, Payload, RelayTo, SimPacket};
     use airq::phy::{Band, ChannelWidth, DsssDataRate, DsssPreamble, GuardInterval, OfdmRate};
     use airq::{Instant, StationId, Tid};
 
@@ -124,7 +124,7 @@ mod tests {
             flow: FlowIndex(0),
             station: StationId(0),
             uplink: false,
-            relay_to: None,
+            relay_to: RelayTo::NONE,
             len_bytes,
             tid: Tid::new(0).unwrap(),
             flow_hash: 0,

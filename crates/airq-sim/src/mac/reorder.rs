@@ -152,7 +152,7 @@ mod tests {
     use super::*;
     use crate::testbed::udp_packet as packet;
 
-    fn ids(out: &[SimPacket]) -> Vec<u64> {
+    fn ids(out: &[SimPacket]) -> Vec<u32> {
         out.iter().map(|p| p.id).collect()
     }
 

@@ -512,7 +512,7 @@ mod tests {
     }
 
     impl Ht7 {
-        fn with_packets(n: u64) -> Ht7 {
+        fn with_packets(n: u32) -> Ht7 {
             let bss = BssConfig::ofdm(Band::Ghz5);
             let link = ht20(7);
             let tid = Tid::new(0).unwrap();

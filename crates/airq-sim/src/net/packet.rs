@@ -49,11 +49,37 @@ pub enum Payload {
     Real(Box<RealPacket>),
 }
 
+/// A station to relay to, or none: an `Option<StationId>` in four bytes instead of
+/// eight, which keeps [`SimPacket`] in 64 (station identifiers are at most
+/// [`StationId::MAX`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RelayTo(u32);
+
+impl RelayTo {
+    pub const NONE: RelayTo = RelayTo(u32::MAX);
+
+    pub fn get(self) -> Option<StationId> {
+        (self != RelayTo::NONE).then_some(StationId(self.0))
+    }
+
+    /// The station, leaving none.
+    pub fn take(&mut self) -> Option<StationId> {
+        std::mem::replace(self, RelayTo::NONE).get()
+    }
+}
+
+impl From<Option<StationId>> for RelayTo {
+    fn from(s: Option<StationId>) -> RelayTo {
+        s.map_or(RelayTo::NONE, |s| RelayTo(s.0))
+    }
+}
+
 /// One IP packet.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SimPacket {
-    /// Unique over the run, in creation order.
-    pub id: u64,
+    /// Numbered in creation order, modulo 2^32: unique among the packets a run holds at
+    /// once (a 32-bit number keeps the packet in 64 bytes, one cache line).
+    pub id: u32,
     pub flow: FlowIndex,
     /// The station at the wireless end of the packet (source of an uplink packet,
     /// destination of a downlink one).
@@ -63,7 +89,7 @@ pub struct SimPacket {
     /// On the uplink hop of a packet between two stations: the station the AP relays it
     /// to. The AP then sends it down to that station (which becomes `station`) instead
     /// of on to the server.
-    pub relay_to: Option<StationId>,
+    pub relay_to: RelayTo,
     /// IP packet length.
     pub len_bytes: u32,
     pub tid: Tid,
@@ -80,6 +106,9 @@ pub struct SimPacket {
     /// control block, `ieee80211_info_set_tx_time_est`); 0 elsewhere.
     pub airtime_est_us: u32,
 }
+
+// Every queue of the simulator holds packets by value: one cache line each.
+const _: () = assert!(size_of::<SimPacket>() <= 64);
 
 impl Packet for SimPacket {
     fn len_bytes(&self) -> u32 {
@@ -104,5 +133,20 @@ impl Packet for SimPacket {
 
     fn set_ce(&mut self) {
         self.ecn = Ecn::Ce;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relay_to_holds_a_station_or_none() {
+        for s in [None, Some(StationId(0)), Some(StationId(StationId::MAX))] {
+            let mut r = RelayTo::from(s);
+            assert_eq!(r.get(), s);
+            assert_eq!(r.take(), s);
+            assert_eq!(r, RelayTo::NONE);
+        }
     }
 }

@@ -209,7 +209,7 @@ mod tests {
     use crate::testbed::{ht20, udp_packet};
     use airq::phy::Band;
 
-    fn packet(id: u64, tid: u8) -> SimPacket {
+    fn packet(id: u32, tid: u8) -> SimPacket {
         SimPacket {
             uplink: true,
             tid: Tid::new(tid).unwrap(),
@@ -228,7 +228,7 @@ mod tests {
     fn a_full_best_effort_queue_leaves_voice_its_own_room() {
         let mut sta = station(3);
         let enqueue = |sta: &mut StationTx, id, tid| sta.enqueue(packet(id, tid), Instant::ZERO);
-        let dropped: Vec<u64> = (0..5)
+        let dropped: Vec<u32> = (0..5)
             .filter_map(|id| enqueue(&mut sta, id, 0).err())
             .map(|(p, cause)| {
                 assert!(matches!(cause, DropCause::QueueFull));

@@ -236,7 +236,7 @@ fn run_ops(config: &ApConfig, ops: &[Op]) {
     drain(&mut ap, &mut now, &mut out);
     ap.assert_invariants(0);
     conserved(&ap);
-    assert_eq!(ap.total_stats().enqueued_packets, src.next_id);
+    assert_eq!(ap.total_stats().enqueued_packets, u64::from(src.next_id));
     if let Some(aql) = ap.aql() {
         assert_eq!(aql.total_pending_us(), 0, "AQL airtime leaked");
     }

@@ -8,7 +8,7 @@ use super::*;
 use crate::mac::frame::Ppdu;
 use crate::mac::link::{BssConfig, StationLink};
 use crate::mac::txpath::{DropCause, TxOutput, TxPath};
-use crate::net::packet::{FlowIndex, SimPacket};
+use crate::net::packet::{FlowIndex, RelayTo, SimPacket};
 use airq::aql::AqlParams;
 use airq::fq::FqParams;
 use airq::phy::{Band, ChannelWidth, GuardInterval, Rate};
@@ -62,7 +62,7 @@ fn tid(t: u8) -> Tid {
 /// Makes packets with unique ids.
 #[derive(Default)]
 struct Source {
-    next_id: u64,
+    next_id: u32,
 }
 
 impl Source {
@@ -73,7 +73,7 @@ impl Source {
             flow: FlowIndex(flow),
             station,
             uplink: false,
-            relay_to: None,
+            relay_to: RelayTo::NONE,
             len_bytes,
             tid: Tid::new(tid).unwrap(),
             flow_hash: flow.wrapping_mul(0x9E37_79B9) ^ (station.0 << 7),

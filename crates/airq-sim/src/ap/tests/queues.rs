@@ -24,7 +24,7 @@ fn pfifo_fast_tail_drops_at_1000_packets() {
     assert_eq!(drops.total(), drops.get(DropCause::QdiscOverlimit));
     // The dropped packets are the newest: tail drop.
     let first_dropped = out.dropped.iter().map(|(p, _)| p.id).min().unwrap();
-    assert_eq!(first_dropped, 1000 + below + 1);
+    assert_eq!(u64::from(first_dropped), 1000 + below + 1);
     ap.assert_invariants(0);
 }
 
