@@ -235,14 +235,20 @@ impl FattestTree {
         if self.stale || changed.len() * depth > 2 * self.leaves {
             self.rebuild(&backlog_of);
         } else {
+            // Each repair goes up only while the nodes change: where a node keeps its
+            // value, every node above it still holds the larger of its children (the
+            // tree held that before this repair), as it does after the other repairs.
             for &flow in changed {
                 let flow = flow as usize;
                 let mut n = self.leaves + flow;
-                self.node[n] = Self::entry(Self::key_of(&backlog_of, flow), flow);
-                n /= 2;
-                while n >= 1 {
-                    self.node[n] = self.node[2 * n].max(self.node[2 * n + 1]);
+                let mut entry = Self::entry(Self::key_of(&backlog_of, flow), flow);
+                while self.node[n] != entry {
+                    self.node[n] = entry;
+                    if n == 1 {
+                        break;
+                    }
                     n /= 2;
+                    entry = self.node[2 * n].max(self.node[2 * n + 1]);
                 }
             }
         }
