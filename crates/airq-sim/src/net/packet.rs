@@ -70,6 +70,7 @@ impl RelayTo {
 
 impl From<Option<StationId>> for RelayTo {
     fn from(s: Option<StationId>) -> RelayTo {
+        debug_assert!(s.is_none_or(|s| s.0 <= StationId::MAX), "{s:?}");
         s.map_or(RelayTo::NONE, |s| RelayTo(s.0))
     }
 }
