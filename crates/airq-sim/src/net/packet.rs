@@ -78,8 +78,10 @@ impl From<Option<StationId>> for RelayTo {
 /// One IP packet.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SimPacket {
-    /// Numbered in creation order, modulo 2^32: unique among the packets a run holds at
-    /// once (a 32-bit number keeps the packet in 64 bytes, one cache line).
+    /// Numbered in creation order, modulo 2^32: two packets made fewer than 2^32
+    /// packets apart have different numbers (a 32-bit number keeps the packet in 64
+    /// bytes, one cache line). Nothing in the simulation depends on it; tests and error
+    /// messages use it to tell packets apart.
     pub id: u32,
     pub flow: FlowIndex,
     /// The station at the wireless end of the packet (source of an uplink packet,
