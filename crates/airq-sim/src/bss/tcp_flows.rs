@@ -185,14 +185,10 @@ impl Hosts {
         let c = &mut f.conns[conn as usize];
         let delivered = c.newly_delivered(side);
         cx.metrics.flows[flow as usize].rx_bytes += delivered;
-        let sender = match f.spec.direction {
-            Direction::Downlink => Side::Server,
-            Direction::Uplink => Side::Station,
-        };
         // Only the end that acted can have become established.
         let end = &mut c.ends[side as usize];
         if matches!(f.spec.app, App::Tcp { .. })
-            && side == sender
+            && tcp_sender_side(&f.spec) == Some(side)
             && !c.bulk_started
             && end.state() == TcpState::Established
         {
