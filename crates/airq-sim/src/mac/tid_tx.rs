@@ -164,6 +164,9 @@ pub struct Completion {
     /// Of `delivered`, those not acknowledged: given up, but the recipient had them
     /// already ([`Mpdu::received`]; the caller resets it).
     pub copies: u32,
+    /// Scratch for [`TidTx::complete_timed`]: the failed MPDUs on their way back to the
+    /// pending queue, kept for its capacity (a completion with failures allocated one).
+    failed: Vec<Mpdu>,
 }
 
 impl Completion {
@@ -373,7 +376,7 @@ impl TidTx {
         timed: Option<(&RetryTimeParams, Instant, Instant)>,
         out: &mut Completion,
     ) {
-        let mut failed = Vec::new();
+        let mut failed = std::mem::take(&mut out.failed);
         let block_ack = ppdu.aggregate;
         let mut mpdus = ppdu.mpdus;
         self.unanswered = match mpdus.iter().any(|m| m.ok) {
@@ -419,12 +422,13 @@ impl TidTx {
         // subframe before `bar_index` (`ath_tx_get_tid_subframe`,
         // drivers/net/wireless/ath/ath9k/xmit.c).
         if let Some(last) = given_up.filter(|_| block_ack) {
-            let (before, after): (Vec<Mpdu>, Vec<Mpdu>) =
-                failed.into_iter().partition(|m| m.seq < last);
-            failed = after;
-            for mpdu in before {
-                out.retried -= 1;
-                Self::flush(mpdu, out);
+            for mpdu in std::mem::take(&mut failed) {
+                if mpdu.seq < last {
+                    out.retried -= 1;
+                    Self::flush(mpdu, out);
+                } else {
+                    failed.push(mpdu);
+                }
             }
             while self.pending.front().is_some_and(|m| m.seq < last) {
                 let mpdu = self.pending.pop_front().expect("checked");
@@ -432,7 +436,7 @@ impl TidTx {
             }
         }
         // Retries go first, in sequence order, ahead of anything held over.
-        for mpdu in failed {
+        for mpdu in failed.drain(..) {
             let at = self
                 .pending
                 .iter()
@@ -440,6 +444,7 @@ impl TidTx {
                 .unwrap_or(self.pending.len());
             self.pending.insert(at, mpdu);
         }
+        out.failed = failed;
     }
 }
 
