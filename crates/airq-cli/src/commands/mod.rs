@@ -18,7 +18,7 @@ use crate::execute::{run_all, Plan};
 use crate::export::{flent_file_name, write_flent_files};
 use crate::outputs::{self, Target};
 use crate::progress::Progress;
-use crate::results::{self, ResultsFile, RunKey};
+use crate::results::{self, ResultsFile, RunKey, StationSummary};
 use crate::run_set::RunSpec;
 use crate::summary;
 use std::path::PathBuf;
@@ -321,14 +321,20 @@ pub fn starvation_warning(r: &ResultsFile) -> Option<String> {
              shared queue full of other stations' frames)"
         ),
     };
-    // A station served at a slow pace all along (a slow link's fair share among many)
-    // waits a second now and then without being left out: say its pace instead of
-    // calling it a defect. A station that got nothing at all has no pace of its own;
-    // it counts as slow-paced only if the stations' average pace is slow (thousands
-    // of stations sharing the channel), and the warning says so.
+    // A station served at a slow pace all along (a slow link's fair share among many,
+    // or one station's turn among hundreds) waits a second now and then without being
+    // left out: say its pace instead of calling it a defect. The pace is of its turns,
+    // the exchanges that carried its frames, not of its packets: an aggregate of a
+    // dozen packets a second is a turn a second. A station that got nothing at all has
+    // no pace of its own; it counts as slow-paced only if the stations' average pace is
+    // slow (thousands of stations sharing the channel), and the warning says so.
     let measured_s = (m.duration_s - m.omit_s).max(0.0);
-    let all_packets: u64 = r.stations.iter().map(|st| st.rx_packets_down).sum();
-    let mean_interval_s = measured_s * r.stations.len() as f64 / all_packets.max(1) as f64;
+    let all_turns: f64 = r.stations.iter().map(downlink_turns).sum();
+    let mean_interval_s = if all_turns > 0.0 {
+        measured_s * r.stations.len() as f64 / all_turns
+    } else {
+        f64::INFINITY
+    };
     let mut starved: Vec<&str> = r.starvation.iter().map(|s| s.station.as_str()).collect();
     starved.sort_unstable();
     starved.dedup();
@@ -338,20 +344,24 @@ pub fn starvation_warning(r: &ResultsFile) -> Option<String> {
         .iter()
         .filter(|st| starved.binary_search(&st.name.as_str()).is_ok())
     {
-        let pace = if st.rx_packets_down == 0 {
+        let turns = downlink_turns(st);
+        let pace = if turns == 0.0 {
             (mean_interval_s >= SLOW_PACE_S).then(|| {
                 format!(
-                    "{} no packet in the measured time, where a station got one every \
+                    "{} no packet in the measured time, where a station got a turn every \
                      {mean_interval_s:.2} s on average",
                     st.name
                 )
             })
         } else {
-            let interval_s = measured_s / st.rx_packets_down as f64;
+            let interval_s = measured_s / turns;
             (interval_s >= SLOW_PACE_S).then(|| {
                 format!(
-                    "{} a packet every {interval_s:.2} s on average, {:.1}% of the airtime",
+                    "{} a turn every {interval_s:.2} s on average, {} packet{} in all, \
+                     {:.1}% of the airtime",
                     st.name,
+                    st.rx_packets_down,
+                    if st.rx_packets_down == 1 { "" } else { "s" },
                     st.airtime_share * 100.0
                 )
             })
@@ -372,7 +382,7 @@ pub fn starvation_warning(r: &ResultsFile) -> Option<String> {
         };
         return Some(format!(
             "{head} Each was served at a slow pace all along ({}{more}): at that pace a \
-             second without a packet is expected, so this is the share the design gave it \
+             second without a turn is expected, so this is the share the design gave it \
              rather than a station left out now and then. Check that the share is the one \
              the design means to give.",
             paces[..shown].join("; ")
@@ -400,13 +410,25 @@ pub fn starvation_warning(r: &ResultsFile) -> Option<String> {
     ))
 }
 
+/// The exchanges that carried `st`'s downlink frames (its turns at the medium), from
+/// its MPDU transmissions, those it received and those that failed, over their mean
+/// per PPDU; 0 without any. An estimate: a copy the station discarded counts as
+/// received.
+fn downlink_turns(st: &StationSummary) -> f64 {
+    if st.mpdus_per_ampdu_down > 0.0 {
+        (st.rx_packets_down + st.mpdu_failures_down) as f64 / st.mpdus_per_ampdu_down
+    } else {
+        0.0
+    }
+}
+
 /// A run with this many stations or more is crowded enough for a station to wait
 /// seconds for its turn at its fair share.
 const CROWDED_STATIONS: usize = 100;
 
-/// A station that received a packet every this many seconds or less often, on average
-/// over the measured time, is served at a slow pace: a starvation episode of a second
-/// is within four of its intervals.
+/// A station that got a turn (an exchange carrying its frames) every this many seconds
+/// or less often, on average over the measured time, is served at a slow pace: a
+/// starvation episode of a second is within four of its intervals.
 const SLOW_PACE_S: f64 = 0.25;
 
 /// The results file of `r` in the output directory of `args`.

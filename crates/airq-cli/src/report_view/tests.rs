@@ -193,26 +193,33 @@ fn starved_stations_are_named_in_a_warning() {
         "{w}"
     );
     r.channel.collisions = 0;
-    // Stations served a packet every 0.25 s or less often, on average, wait a second
-    // now and then at that pace: the warning gives the pace instead.
+    // Stations that got a turn (an exchange carrying their frames) every 0.25 s or less
+    // often, on average, wait a second now and then at that pace: the warning gives the
+    // pace instead. A turn is an aggregate: 1000 packets in 12.5-MPDU aggregates over
+    // 20 s are a turn every 0.25 s, however many packets a second that makes.
     r.metadata.duration_s = 20.0;
-    for s in &mut r.stations {
-        s.rx_packets_down = 40;
-    }
     let w = crate::commands::starvation_warning(&r).unwrap();
     assert!(w.contains("starved stations 2 time(s)"), "{w}");
-    assert!(w.contains("b a packet every 0.50 s on average"), "{w}");
+    assert!(
+        w.contains("b a turn every 0.25 s on average, 1000 packets in all, 50.0% of the airtime"),
+        "{w}"
+    );
     assert!(!w.contains("defect"), "{w}");
+    // Failed MPDUs were sent too: one failure per MPDU received halves the interval.
+    r.stations[1].mpdu_failures_down = 1000;
+    let w = crate::commands::starvation_warning(&r).unwrap();
+    assert!(w.contains("defect of the model"), "{w}");
+    r.stations[1].mpdu_failures_down = 0;
     // One station served often enough makes it a defect again.
     r.stations[0].rx_packets_down = 4000;
     let w = crate::commands::starvation_warning(&r).unwrap();
     assert!(w.contains("defect of the model"), "{w}");
     // A station that got nothing has no pace of its own: slow-paced only if the
-    // stations' average pace is slow (here 20 s × 2 stations / 40 packets = 1 s).
+    // stations' average pace is slow (here 20 s × 2 stations / 80 turns = 0.5 s).
     r.stations[0].rx_packets_down = 0;
     let w = crate::commands::starvation_warning(&r).unwrap();
     assert!(
-        w.contains("no packet in the measured time, where a station got one every 1.00 s"),
+        w.contains("no packet in the measured time, where a station got a turn every 0.50 s"),
         "{w}"
     );
     assert!(!w.contains("defect"), "{w}");
@@ -282,7 +289,9 @@ fn a_warning_about_many_starved_stations_stays_short() {
     let w = crate::commands::starvation_warning(&r).unwrap();
     assert!(w.contains("and 995 more."), "{w}");
     assert!(
-        w.contains("s4 a packet every 0.50 s on average, 50.0% of the airtime and 995 more)"),
+        w.contains(
+            "s4 a turn every 6.25 s on average, 2 packets in all, 50.0% of the airtime and 995 more)"
+        ),
         "{w}"
     );
     assert!(w.len() < 1500, "{} bytes: {w}", w.len());
