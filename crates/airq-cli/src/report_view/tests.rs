@@ -156,7 +156,8 @@ fn stalls_are_named_in_a_warning() {
 fn starved_stations_are_named_in_a_warning() {
     let mut r = results("fq_mac");
     assert_eq!(crate::commands::starvation_warning(&r), None);
-    // Served often: a second without a packet is a station left out.
+    // Served often (1000 packets in 12.5-MPDU aggregates, 80 turns in the 1 s measured): a
+    // second without a turn is a station left out.
     for s in &mut r.stations {
         s.rx_packets_down = 1000;
     }
