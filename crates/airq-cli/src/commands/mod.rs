@@ -346,12 +346,16 @@ pub fn starvation_warning(r: &ResultsFile) -> Option<String> {
     {
         let turns = downlink_turns(st);
         let pace = if turns == 0.0 {
-            (mean_interval_s >= SLOW_PACE_S).then(|| {
-                format!(
+            (mean_interval_s >= SLOW_PACE_S).then(|| match all_turns > 0.0 {
+                true => format!(
                     "{} no packet in the measured time, where a station got a turn every \
                      {mean_interval_s:.2} s on average",
                     st.name
-                )
+                ),
+                false => format!(
+                    "{} no packet in the measured time, where no station got a turn",
+                    st.name
+                ),
             })
         } else {
             let interval_s = measured_s / turns;

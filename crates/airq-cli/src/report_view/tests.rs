@@ -224,6 +224,14 @@ fn starved_stations_are_named_in_a_warning() {
         "{w}"
     );
     assert!(!w.contains("defect"), "{w}");
+    // Nobody served at all: no average pace to give (it is not an infinite one).
+    r.stations[1].rx_packets_down = 0;
+    let w = crate::commands::starvation_warning(&r).unwrap();
+    assert!(
+        w.contains("b no packet in the measured time, where no station got a turn"),
+        "{w}"
+    );
+    assert!(!w.contains("inf"), "{w}");
     r.stations[1].rx_packets_down = 4000;
     let w = crate::commands::starvation_warning(&r).unwrap();
     assert!(w.contains("defect of the model"), "{w}");
