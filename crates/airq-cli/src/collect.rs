@@ -165,6 +165,7 @@ pub fn collect(
                 since_s: st.since.as_secs_f64(),
                 until_s: st.until.map(|t| t.as_secs_f64()),
                 above_mac: st.above_mac,
+                behind_higher_ac: st.behind_higher_ac,
             })
             .collect(),
         ap_queue: QueueSeries {

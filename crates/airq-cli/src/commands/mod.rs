@@ -314,12 +314,38 @@ pub fn starvation_warning(r: &ResultsFile) -> Option<String> {
              station the scheduler left out; its figures are those of that design."
         ));
     }
-    let locked_out = match locked_out {
-        0 => String::new(),
-        n => format!(
-            " ({n} of the episodes were lock-outs: every packet in the qdisc, the driver's \
-             shared queue full of other stations' frames)"
+    // Another station's packets in a higher-priority AC all the while: EDCA gives a
+    // saturated higher AC the medium (the QoS-versus-fairness experiments), the design's
+    // priority, not a scheduler passing stations over.
+    let behind = r.starvation.iter().filter(|s| s.behind_higher_ac).count();
+    if behind == r.starvation.len() {
+        return Some(format!(
+            "{head} Each time, the AP held another station's packets in an access category \
+             of higher priority than any of its own (VO over BE, say) all the while: EDCA's \
+             priority between the AP's access categories gives a saturated higher one the \
+             medium and starves the lower ones. That is the design's QoS at work rather \
+             than a station the scheduler left out; its figures are those of that design."
+        ));
+    }
+    let notes: Vec<String> = [
+        (
+            locked_out,
+            "lock-outs: every packet in the qdisc, the driver's shared queue \
+                      full of other stations' frames",
         ),
+        (
+            behind,
+            "behind a higher-priority access category: another station's packets \
+                  in it all the while",
+        ),
+    ]
+    .into_iter()
+    .filter(|&(n, _)| n > 0)
+    .map(|(n, what)| format!("{n} of the episodes were {what}"))
+    .collect();
+    let notes = match notes.is_empty() {
+        true => String::new(),
+        false => format!(" ({})", notes.join("; ")),
     };
     // A station served at a slow pace all along (a slow link's fair share among many,
     // or one station's turn among hundreds) waits a second now and then without being
@@ -410,7 +436,7 @@ pub fn starvation_warning(r: &ResultsFile) -> Option<String> {
          scheduler, the driver or EDCA left the station out, so its figures are not \
          those of its link. Unless the scenario asks for it (saturated traffic in a \
          higher-priority AC{collisions}), this is a defect of the model; please \
-         report it{locked_out}."
+         report it{notes}."
     ))
 }
 

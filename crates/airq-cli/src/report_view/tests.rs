@@ -166,12 +166,14 @@ fn starved_stations_are_named_in_a_warning() {
         since_s: 5.0,
         until_s: Some(10.6),
         above_mac: false,
+        behind_higher_ac: false,
     });
     r.starvation.push(crate::results::StarvationSummary {
         station: "a".into(),
         since_s: 12.2,
         until_s: None,
         above_mac: false,
+        behind_higher_ac: false,
     });
     let w = crate::commands::starvation_warning(&r).unwrap();
     assert!(w.contains("two under fq_mac (seed"), "{w}");
@@ -248,6 +250,26 @@ fn starved_stations_are_named_in_a_warning() {
         w.contains("the lock-out of a driver without per-station queues under a qdisc"),
         "{w}"
     );
+    // Behind a higher-priority AC (station-first under per_ac): one of two is named
+    // beside the defect; both, and the warning says it is the design's QoS.
+    r.starvation[0].above_mac = false;
+    r.starvation[1].above_mac = false;
+    r.starvation[0].behind_higher_ac = true;
+    let w = crate::commands::starvation_warning(&r).unwrap();
+    assert!(w.contains("defect of the model"), "{w}");
+    assert!(
+        w.contains("(1 of the episodes were behind a higher-priority access category"),
+        "{w}"
+    );
+    r.starvation[1].above_mac = true;
+    let w = crate::commands::starvation_warning(&r).unwrap();
+    assert!(w.contains("1 of the episodes were lock-outs"), "{w}");
+    assert!(w.contains("; 1 of the episodes were behind"), "{w}");
+    r.starvation[1].above_mac = false;
+    r.starvation[1].behind_higher_ac = true;
+    let w = crate::commands::starvation_warning(&r).unwrap();
+    assert!(!w.contains("defect"), "{w}");
+    assert!(w.contains("the design's QoS at work"), "{w}");
 }
 
 /// A run in which most exchanges collided is flagged, whatever its other figures.
@@ -293,6 +315,7 @@ fn a_warning_about_many_starved_stations_stays_short() {
             since_s: 1.0,
             until_s: None,
             above_mac: false,
+            behind_higher_ac: false,
         })
         .collect();
     let w = crate::commands::starvation_warning(&r).unwrap();

@@ -24,6 +24,11 @@ pub struct StarvationSummary {
     /// stations' frames (`airq_sim::metrics::starvation`). Absent when not.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub above_mac: bool,
+    /// All the while, the AP held another station's packets in an access category of
+    /// higher priority than any of this station's: EDCA's priority between ACs at work
+    /// (`airq_sim::metrics::starvation`). Absent when not.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub behind_higher_ac: bool,
 }
 
 /// The aggregation options' counters over the whole run, warm-up included.

@@ -435,6 +435,20 @@ impl ApTx {
             .copied()
     }
 
+    /// Whether the AP holds packets for another station in an AC of higher priority
+    /// than every AC it holds `station`'s in (`false` if it holds none of them).
+    pub fn behind_higher_ac(&self, station: StationId) -> bool {
+        let ledger = &self.mac_tx.ledger;
+        let Some(held) = ledger.station_ac_held.get(station.index()) else {
+            return false;
+        };
+        let top = |holds: &dyn Fn(Ac) -> bool| Ac::ALL.into_iter().find(|&ac| holds(ac));
+        let station_top = top(&|ac| held[ac.index()] > 0);
+        let others_top =
+            top(&|ac| ledger.ac_backlog[ac.index()].packets() > u64::from(held[ac.index()]));
+        matches!((others_top, station_top), (Some(o), Some(s)) if o < s)
+    }
+
     /// Expected airtime held below the MAC for a station in one AC, as AQL counts it
     /// (0 with AQL off; see [`Self::station_backlog`] for the estimate over all ACs).
     pub fn aql_station_pending_us(&self, station: StationId, ac: Ac) -> u64 {
@@ -558,6 +572,11 @@ impl ApTx {
             .enumerate()
         {
             stations.accumulate(b);
+            let by_ac: u64 = ledger.station_ac_held[i]
+                .iter()
+                .map(|&n| u64::from(n))
+                .sum();
+            assert_eq!(by_ac, b.packets(), "station {i}: held per AC = held");
             let gone = s.delivered_packets + s.drops.total();
             assert_eq!(
                 s.enqueued_packets,

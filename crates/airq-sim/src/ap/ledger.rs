@@ -25,6 +25,9 @@ pub(super) struct Ledger {
     pub(super) stations: Vec<StationTxStats>,
     pub(super) station_backlog: Vec<LayerBacklog>,
     pub(super) ac_backlog: [LayerBacklog; Ac::COUNT],
+    /// Packets held for each station in each AC, any layer (arrived, neither delivered
+    /// nor dropped): whether a waiting station's frames are behind another AC's.
+    pub(super) station_ac_held: Vec<[u32; Ac::COUNT]>,
     /// Soft admission control, when on: told of drops before the driver here, of
     /// dequeues in `mac_tx::pull_from_mac`, of arrivals in `ApTx::enqueue`.
     pub(super) admission: Option<SoftAdmission>,
@@ -36,6 +39,7 @@ impl Ledger {
             stations: vec![StationTxStats::default(); stations],
             station_backlog: vec![LayerBacklog::default(); stations],
             ac_backlog: [LayerBacklog::default(); Ac::COUNT],
+            station_ac_held: vec![[0; Ac::COUNT]; stations],
             admission: None,
         }
     }
@@ -51,6 +55,12 @@ impl Ledger {
         let s = &mut self.stations[p.station.index()];
         s.enqueued_packets += 1;
         s.enqueued_bytes += u64::from(p.len_bytes);
+        self.station_ac_held[p.station.index()][p.tid.ac().index()] += 1;
+    }
+
+    /// A packet is gone from the AP: delivered or dropped.
+    fn gone(&mut self, p: &SimPacket) {
+        self.station_ac_held[p.station.index()][p.tid.ac().index()] -= 1;
     }
 
     /// A packet entered `layer` (not [`Layer::Arrival`]).
@@ -107,6 +117,7 @@ impl Ledger {
         out: &mut TxOutput,
     ) {
         self.left(layer, &p);
+        self.gone(&p);
         if let (Some(a), Layer::Arrival | Layer::Qdisc | Layer::Mac) = (&mut self.admission, layer)
         {
             a.dropped(&p);
@@ -119,6 +130,7 @@ impl Ledger {
     /// hands it on once its reordering buffer releases it).
     pub(super) fn deliver(&mut self, airtime_us: u32, p: &SimPacket) {
         self.left(Layer::Driver(airtime_us), p);
+        self.gone(p);
         let s = &mut self.stations[p.station.index()];
         s.delivered_packets += 1;
         s.delivered_bytes += u64::from(p.len_bytes);

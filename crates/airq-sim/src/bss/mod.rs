@@ -580,6 +580,7 @@ impl Simulation {
             StationSample {
                 held,
                 held_below_qdisc,
+                behind_higher_ac: held > 0 && ap.behind_higher_ac(station),
                 rx_bytes_down: s.rx_bytes_down,
                 airtime_down: s.airtime_down,
             }

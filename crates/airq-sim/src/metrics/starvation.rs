@@ -27,6 +27,13 @@
 //! by other stations' frames, so the scheduler had nothing of this station to hand
 //! out. That is what a driver without per-station queues does under a qdisc (the
 //! seeds' driver queue lock-out), not a scheduler passing the station over.
+//!
+//! An episode in which, at every sample up to the threshold, the AP held another
+//! station's packets in an AC of higher priority than any of this station's waited
+//! behind a higher-priority AC (`behind_higher_ac`): EDCA's priority between the AP's
+//! ACs (or a scheduler serving them in that order) gives a saturated higher AC the
+//! medium, which starves the lower ones (the QoS-versus-fairness experiment of seed
+//! 000 §4.3), the design's behaviour rather than a station passed over.
 
 use airq::{Duration, StationId};
 
@@ -48,6 +55,9 @@ pub struct Starvation {
     /// At every sample of the wait up to the threshold, all its held packets were in the
     /// qdisc, none in the MAC layer or below (locked out of the driver's shared queue).
     pub above_mac: bool,
+    /// At every sample of the wait up to the threshold, the AP held another station's
+    /// packets in an AC of higher priority than any of this station's.
+    pub behind_higher_ac: bool,
 }
 
 /// One station at one sample.
@@ -58,6 +68,9 @@ pub struct StationSample {
     pub held: u64,
     /// Of them, those in the MAC layer or below it (not in the qdisc).
     pub held_below_qdisc: u64,
+    /// The AP held another station's packets in an AC of higher priority than any of
+    /// this station's it held.
+    pub behind_higher_ac: bool,
     /// Downlink bytes it has received so far.
     pub rx_bytes_down: u64,
     /// Airtime of the AP's exchanges with it so far, lost ones included
@@ -71,6 +84,8 @@ struct Waiting {
     since: Option<Duration>,
     /// Every sample of the wait so far had all the held packets in the qdisc.
     above_mac: bool,
+    /// Every sample of the wait so far was behind a higher-priority AC.
+    behind_higher_ac: bool,
     last: StationSample,
     /// The open episode, an index into the list of episodes.
     episode: Option<usize>,
@@ -110,15 +125,18 @@ impl StarvationWatch {
                 }
                 w.since = (held > 0).then_some(at);
                 w.above_mac = above_mac;
+                w.behind_higher_ac = now.behind_higher_ac;
                 continue;
             }
             let since = match w.since {
                 Some(since) => {
                     w.above_mac &= above_mac;
+                    w.behind_higher_ac &= now.behind_higher_ac;
                     since
                 }
                 None => {
                     w.above_mac = above_mac;
+                    w.behind_higher_ac = now.behind_higher_ac;
                     *w.since.insert(at)
                 }
             };
@@ -128,6 +146,7 @@ impl StarvationWatch {
                     since,
                     until: None,
                     above_mac: w.above_mac,
+                    behind_higher_ac: w.behind_higher_ac,
                 });
                 w.episode = Some(episodes.len() - 1);
             }
@@ -151,6 +170,7 @@ mod tests {
             .map(|&(held, rx_bytes_down)| StationSample {
                 held,
                 held_below_qdisc: held,
+                behind_higher_ac: false,
                 rx_bytes_down,
                 airtime_down: Duration::from_micros(rx_bytes_down),
             })
@@ -176,6 +196,7 @@ mod tests {
             .map(|k| StationSample {
                 held: 4,
                 held_below_qdisc: 4,
+                behind_higher_ac: false,
                 rx_bytes_down: 1552,
                 airtime_down: Duration::from_micros(12_500 * (k / 2)),
             })
@@ -217,6 +238,7 @@ mod tests {
                 since: ms(200),
                 until: Some(ms(1400)),
                 above_mac: false,
+                behind_higher_ac: false,
             }]
         );
     }
@@ -238,6 +260,7 @@ mod tests {
         let in_qdisc = |held| StationSample {
             held,
             held_below_qdisc: 0,
+            behind_higher_ac: false,
             rx_bytes_down: 0,
             airtime_down: Duration::ZERO,
         };
@@ -251,6 +274,29 @@ mod tests {
         assert!(watch_samples(&samples)[0].above_mac);
         samples[2].held_below_qdisc = 1;
         assert!(!watch_samples(&samples)[0].above_mac);
+    }
+
+    /// station-first under `per_ac`: a saturated VO flow to one station and BE to the
+    /// other; the BE station waits behind VO at every sample up to the threshold. A
+    /// sample without another station's higher-AC packets before it (the VO flow
+    /// between two packets) makes it an ordinary episode; one after it does not.
+    #[test]
+    fn a_wait_behind_a_higher_ac_at_every_sample_is_flagged() {
+        let behind = StationSample {
+            held: 50,
+            held_below_qdisc: 50,
+            behind_higher_ac: true,
+            rx_bytes_down: 0,
+            airtime_down: Duration::ZERO,
+        };
+        let mut samples = vec![behind; 8];
+        let out = watch_samples(&samples);
+        assert_eq!(out.len(), 1);
+        assert!(out[0].behind_higher_ac);
+        samples[6].behind_higher_ac = false;
+        assert!(watch_samples(&samples)[0].behind_higher_ac);
+        samples[3].behind_higher_ac = false;
+        assert!(!watch_samples(&samples)[0].behind_higher_ac);
     }
 
     #[test]
