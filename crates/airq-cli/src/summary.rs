@@ -25,7 +25,7 @@ pub struct Summary {
     pub scenario: String,
     /// The root seed.
     pub seed: u64,
-    /// Simulated seconds per run.
+    /// Simulated seconds of the first run (each run gives its own).
     pub duration_s: f64,
     /// One entry per configuration, in the order asked for.
     pub runs: Vec<RunSummary>,
@@ -87,8 +87,13 @@ pub struct RunSummary {
     pub config: String,
     /// The AP preset it started from.
     pub preset: String,
+    /// Its `--set` overrides that `config` does not carry (all but the AP's and the
+    /// seed): what tells the points of a sweep apart.
+    pub overrides: Vec<String>,
     /// Its root seed.
     pub seed: u64,
+    /// Simulated seconds.
+    pub duration_s: f64,
     /// Seconds at the start left out of its summaries.
     pub omit_s: f64,
     /// Wall-clock seconds the run took.
@@ -299,7 +304,9 @@ fn run_summary(r: &ResultsFile) -> RunSummary {
     RunSummary {
         config: r.metadata.variant.clone(),
         preset: r.metadata.config.clone(),
+        overrides: r.metadata.unlabelled_overrides(),
         seed: r.metadata.seed,
+        duration_s: r.metadata.duration_s,
         omit_s: r.metadata.omit_s,
         wall_s: r.metadata.wall_s,
         events: r.metadata.events,
@@ -342,13 +349,30 @@ pub fn write_json(runs: &[ResultsFile], path: &Path) -> Result<(), CliError> {
 /// position keep working).
 pub const CSV_HEADER: &str = "scenario,seed,config,station,rate,goodput_mbps,airtime_share,\
 ping_p50_ms,ping_p90_ms,ping_p99_ms,drops,mean_delay_ms,max_delay_ms,mpdus_per_ampdu_down,\
-pings_sent,ping_loss";
+pings_sent,ping_loss,overrides";
 
 /// The per-flow CSV's columns; those of another kind of flow are empty.
 pub const FLOWS_CSV_HEADER: &str = "scenario,seed,config,flow,station,test,direction,dscp,\
 goodput_mbps,pings_sent,pings_lost,ping_loss,ping_p50_ms,ping_p90_ms,ping_p99_ms,\
 tcp_retransmits,tcp_rto_timeouts,voip_mean_delay_ms,voip_jitter_ms,voip_loss,voip_mos,\
-pages,page_load_p50_s,page_load_p90_s";
+pages,page_load_p50_s,page_load_p90_s,overrides";
+
+/// A text cell: quoted, its quotes doubled (RFC 4180), when it holds a comma, a quote
+/// or a line break.
+fn text(v: &str) -> String {
+    match v.contains([',', '"', '\n', '\r']) {
+        true => format!("\"{}\"", v.replace('"', "\"\"")),
+        false => v.to_string(),
+    }
+}
+
+/// The run's overrides its label does not carry ([`Metadata::unlabelled_overrides`]),
+/// space-separated, as one cell: the points of a sweep share a label.
+///
+/// [`Metadata::unlabelled_overrides`]: crate::results::Metadata::unlabelled_overrides
+fn overrides(r: &ResultsFile) -> String {
+    text(&r.metadata.unlabelled_overrides().join(" "))
+}
 
 /// An optional figure with 3 decimals, or nothing.
 fn opt(v: Option<f64>) -> String {
@@ -378,10 +402,10 @@ pub fn csv(runs: &[ResultsFile]) -> String {
             let ping = r.station_ping(&s.name);
             let _ = writeln!(
                 out,
-                "{},{},{},{},\"{}\",{:.4},{:.4},{},{},{},{},{},{:.3},{:.2},{},{}",
-                m.scenario,
+                "{},{},{},{},\"{}\",{:.4},{:.4},{},{},{},{},{},{:.3},{:.2},{},{},{}",
+                text(&m.scenario),
                 m.seed,
-                m.variant,
+                text(&m.variant),
                 s.name,
                 s.rate,
                 s.goodput_mbps,
@@ -395,6 +419,7 @@ pub fn csv(runs: &[ResultsFile]) -> String {
                 s.mpdus_per_ampdu_down,
                 count(ping.and_then(|p| p.sent)),
                 opt(ping.and_then(|p| p.loss())),
+                overrides(r),
             );
         }
     }
@@ -413,10 +438,10 @@ pub fn flows_csv(runs: &[ResultsFile]) -> String {
             let (tcp, voip, web) = (l.tcp, l.voip, l.web);
             let _ = writeln!(
                 out,
-                "{},{},{},{i},{},{},{},{},{:.4},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
-                m.scenario,
+                "{},{},{},{i},{},{},{},{},{:.4},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                text(&m.scenario),
                 m.seed,
-                m.variant,
+                text(&m.variant),
                 f.station,
                 f.test,
                 f.direction,
@@ -437,6 +462,7 @@ pub fn flows_csv(runs: &[ResultsFile]) -> String {
                 count(web.map(|w| w.pages as u64)),
                 opt(web.and_then(|w| w.load_p50_s)),
                 opt(web.and_then(|w| w.load_p90_s)),
+                overrides(r),
             );
         }
     }

@@ -149,6 +149,17 @@ impl Metadata {
         file_label(&self.variant, &self.overrides)
     }
 
+    /// The run's `--set` overrides that its label ([`Self::variant`]) does not carry:
+    /// all but those on the AP and the seed, in order. They tell the points of a sweep
+    /// over a station's, the traffic's or the run's keys apart in the summaries.
+    pub fn unlabelled_overrides(&self) -> Vec<String> {
+        self.overrides
+            .iter()
+            .filter(|o| !o.starts_with("ap.") && !o.starts_with("seed="))
+            .cloned()
+            .collect()
+    }
+
     /// What makes this run the run it is.
     pub fn key(&self) -> RunKey {
         RunKey {

@@ -76,6 +76,63 @@ fn a_sweep_writes_every_run_and_tidy_tables_with_confidence_intervals() {
     assert!(!out.contains("worst_ping_p99_ms"), "{out}");
 }
 
+/// A sweep over a station's key: every point has the same variant label, so the
+/// `--csv` rows and the `--json` runs say which point each is (its overrides) rather
+/// than reading as repetitions of one run.
+#[test]
+fn a_sweep_over_a_station_key_labels_each_points_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = write(dir.path(), "small.toml", SMALL);
+    let (csv, json) = (dir.path().join("s.csv"), dir.path().join("s.json"));
+    airq()
+        .arg("sweep")
+        .arg(&scenario)
+        .args([
+            "--param",
+            "station.slow.mcs=0,3",
+            "--configs",
+            "fifo",
+            "--no-plots",
+        ])
+        .args(["-q", "--csv"])
+        .arg(&csv)
+        .arg("--json")
+        .arg(&json)
+        .arg("-o")
+        .arg(dir.path())
+        .assert()
+        .success();
+    let csv = std::fs::read_to_string(csv).unwrap();
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(rows.len(), 4, "{csv}");
+    for (row, mcs) in rows.iter().zip([0, 0, 3, 3]) {
+        assert!(row.starts_with("small,3,fifo,"), "{csv}");
+        assert!(row.ends_with(&format!(",station.slow.mcs={mcs}")), "{csv}");
+    }
+    let flows = std::fs::read_to_string(dir.path().join("s.flows.csv")).unwrap();
+    assert!(
+        flows.lines().next().unwrap().ends_with(",overrides"),
+        "{flows}"
+    );
+    assert!(flows.contains(",station.slow.mcs=3\n"), "{flows}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+    let points: Vec<String> = json["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| format!("{} {} {}", r["config"], r["overrides"], r["duration_s"]))
+        .collect();
+    assert_eq!(
+        points,
+        [
+            r#""fifo" ["station.slow.mcs=0"] 1.0"#,
+            r#""fifo" ["station.slow.mcs=3"] 1.0"#
+        ],
+        "{json}"
+    );
+}
+
 #[test]
 fn bad_sweeps_are_refused_before_anything_runs() {
     let dir = tempfile::tempdir().unwrap();
