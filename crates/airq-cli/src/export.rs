@@ -174,6 +174,16 @@ pub fn flent_file_name(scenario: &str, config: &str, seed: u64) -> String {
     format!("{scenario}-{config}-seed{seed}{FLENT_SUFFIX}")
 }
 
+/// flent's `TITLE` of a run, which labels it in flent's plots of several files:
+/// `<scenario> (<variant>[, <other --set>…], seed <N>)`, so that seeds and the points
+/// of a sweep read apart.
+fn flent_title(m: &results::Metadata) -> String {
+    let mut parts = vec![m.variant.clone()];
+    parts.extend(m.unlabelled_overrides());
+    parts.push(format!("seed {}", m.seed));
+    format!("{} ({})", m.scenario, parts.join(", "))
+}
+
 /// Writes the flent data file of each run into `dir`; returns the files written.
 pub fn write_flent_files(runs: &[ResultsFile], dir: &Path) -> Result<Vec<PathBuf>, CliError> {
     runs.iter()
@@ -181,7 +191,7 @@ pub fn write_flent_files(runs: &[ResultsFile], dir: &Path) -> Result<Vec<PathBuf
             let m = &r.metadata;
             let path = dir.join(flent_file_name(&m.scenario, &m.file_label(), m.seed));
             let view = run_view(r).map_err(|e| e.context(format!("flent {}", path.display())))?;
-            write_flent(&view, &r.metadata.scenario, &path)
+            write_flent(&view, &m.scenario, &flent_title(m), &path)
                 .map_err(|e| CliError::new(format!("cannot write the flent file: {e}")))?;
             Ok(path)
         })

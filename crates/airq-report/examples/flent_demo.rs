@@ -25,7 +25,8 @@ fn main() {
     let comparison = demo_comparison(seed);
     for run in &comparison.runs {
         let path = dir.join(format!("{}.flent.gz", run.config));
-        if let Err(e) = write_flent(run, &comparison.scenario, &path) {
+        let title = format!("{} ({}, seed {seed})", comparison.scenario, run.config);
+        if let Err(e) = write_flent(run, &comparison.scenario, &title, &path) {
             eprintln!("flent_demo: {e}");
             std::process::exit(1);
         }

@@ -20,7 +20,7 @@
 //!     draw(kind, &comparison, format!("{}.svg", kind.name()).as_ref())?;
 //! }
 //! let run = &comparison.runs[0];
-//! write_flent(run, &comparison.scenario, "fifo.flent.gz".as_ref())?;
+//! write_flent(run, &comparison.scenario, "demo (fifo, seed 1)", "fifo.flent.gz".as_ref())?;
 //! # Ok::<(), airq_report::ReportError>(())
 //! ```
 //!

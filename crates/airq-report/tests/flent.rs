@@ -36,7 +36,7 @@ fn flent_loads_summarises_and_plots_the_export() {
     let comparison = demo_comparison(1);
     let run: &RunView = &comparison.runs[2];
     let file = "fq_mac.flent.gz";
-    write_flent(run, &comparison.scenario, &dir.join(file)).unwrap();
+    write_flent(run, &comparison.scenario, "demo (seed 1)", &dir.join(file)).unwrap();
 
     flent_ok(&["-i", file, "-f", "csv", "-o", "out.csv"], &dir);
     let csv = std::fs::read_to_string(dir.join("out.csv")).unwrap();
@@ -105,7 +105,13 @@ fn flent_plots_uploads_of_the_bidirectional_test() {
         })
         .collect();
     run.flows.extend(uploads);
-    write_flent(&run, "uploads", &dir.join("up.flent.gz")).unwrap();
+    write_flent(
+        &run,
+        "uploads",
+        "uploads (seed 1)",
+        &dir.join("up.flent.gz"),
+    )
+    .unwrap();
     let summary = flent_ok(&["-i", "up.flent.gz", "-f", "summary"], &dir);
     assert!(summary.contains("rtt_fair_var test"), "{summary}");
     let up = summary_avg(&summary, "TCP upload BE slow");

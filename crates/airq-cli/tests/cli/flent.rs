@@ -383,6 +383,16 @@ fn run_and_compare_write_flent_files_that_flent_loads() {
         let file = dir.path().join(format!("{run}.flent.gz"));
         assert!(file.exists(), "{}", file.display());
     }
+    // flent labels each file of a plot by its TITLE: the run's variant, its other
+    // settings and its seed.
+    let title = |run: &str| {
+        flent_json(&dir.path().join(format!("{run}.flent.gz")))["metadata"]["TITLE"].clone()
+    };
+    assert_eq!(title(runs[0]), "ping-small (airtime_aql, seed 3)");
+    assert_eq!(
+        title(runs[1]),
+        "udp-flood-anomaly (fifo, duration=2.0, seed 1)"
+    );
     if !flent_available(dir.path()) {
         return;
     }

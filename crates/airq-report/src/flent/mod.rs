@@ -35,9 +35,15 @@ pub const FLENT_FORMAT_VERSION: u32 = 4;
 pub const FLENT_SUFFIX: &str = ".flent.gz";
 
 /// Writes `run` of `scenario` as a flent data file at `path`, which must end in
-/// `.flent.gz`. The same run always gives the same bytes (the gzip header carries no
-/// time stamp).
-pub fn write_flent(run: &RunView, scenario: &str, path: &Path) -> Result<(), ReportError> {
+/// `.flent.gz`; `title` is flent's `TITLE`, which labels the run in flent's plots of
+/// several files (what sets it apart: its design, settings and seed). The same run
+/// always gives the same bytes (the gzip header carries no time stamp).
+pub fn write_flent(
+    run: &RunView,
+    scenario: &str,
+    title: &str,
+    path: &Path,
+) -> Result<(), ReportError> {
     let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     if !file_name.ends_with(FLENT_SUFFIX) {
         return Err(ReportError::UnsupportedExtension {
@@ -45,7 +51,7 @@ pub fn write_flent(run: &RunView, scenario: &str, path: &Path) -> Result<(), Rep
             expected: FLENT_SUFFIX,
         });
     }
-    let document = flent_document(run, scenario, file_name)?;
+    let document = flent_document(run, scenario, title, file_name)?;
     let encode_failed = |e: std::io::Error| ReportError::Encode {
         path: path.to_path_buf(),
         message: e.to_string(),
@@ -60,10 +66,12 @@ pub fn write_flent(run: &RunView, scenario: &str, path: &Path) -> Result<(), Rep
     std::fs::write(path, bytes).map_err(|e| ReportError::io(path, e))
 }
 
-/// The flent JSON document of `run`: `data_filename` goes into `DATA_FILENAME`.
+/// The flent JSON document of `run`: `title` goes into `TITLE`, `data_filename` into
+/// `DATA_FILENAME`.
 pub fn flent_document(
     run: &RunView,
     scenario: &str,
+    title: &str,
     data_filename: &str,
 ) -> Result<Value, ReportError> {
     run.validate()?;
@@ -77,7 +85,7 @@ pub fn flent_document(
         )));
     }
     let x_values: Vec<f64> = (0..points).map(|k| k as f64 * run.step_s).collect();
-    let mut metadata = metadata(run, &mapping, scenario, data_filename);
+    let mut metadata = metadata(run, &mapping, scenario, title, data_filename);
     metadata.insert("SERIES_META".into(), Value::Object(exported.series_meta));
     Ok(json!({
         "version": FLENT_FORMAT_VERSION,
@@ -94,6 +102,7 @@ fn metadata(
     run: &RunView,
     mapping: &mapping::Mapping,
     scenario: &str,
+    title: &str,
     data_filename: &str,
 ) -> Map<String, Value> {
     let start = time::format_utc(run.start_time_unix_s);
@@ -111,7 +120,7 @@ fn metadata(
     let hosts = &mapping.hosts;
     let entries = [
         ("NAME", json!(mapping.test)),
-        ("TITLE", json!(format!("{scenario} ({})", run.config))),
+        ("TITLE", json!(title)),
         (
             "NOTE",
             json!(format!("airq simulation, AP design {}", run.config)),

@@ -15,7 +15,7 @@ fn demo_run() -> RunView {
 }
 
 fn document() -> Value {
-    flent_document(&demo_run(), "demo", "x.flent.gz").unwrap()
+    flent_document(&demo_run(), "demo", "demo (airtime, seed 1)", "x.flent.gz").unwrap()
 }
 
 /// The demo run's stations with only the flows `flows` makes of each (`i`, name).
@@ -75,6 +75,7 @@ fn has_flent_version_4_and_required_metadata() {
     let doc = document();
     assert_eq!(doc["version"], 4);
     let meta = doc["metadata"].as_object().unwrap();
+    assert_eq!(meta["TITLE"], "demo (airtime, seed 1)");
     for key in [
         "NAME",
         "TITLE",
@@ -157,7 +158,7 @@ fn tcp_series_carry_their_senders_window_and_rtt() {
         b.tcp_rtt_ms = vec![None, None, Some(8.0)];
         vec![a, b, flow(s, "udp_flood_up", Udp, Up, 0)]
     });
-    let doc = flent_document(&run, "demo", "x.flent.gz").unwrap();
+    let doc = flent_document(&run, "demo", "demo (airtime, seed 1)", "x.flent.gz").unwrap();
     let (t0, step) = (run.start_time_unix_s, run.step_s);
     let raw = doc["raw_values"]["TCP download"].as_array().unwrap();
     let tcp: Vec<&Value> = raw.iter().filter(|e| e.get("tcp_cwnd").is_some()).collect();
@@ -182,11 +183,11 @@ fn tcp_series_carry_their_senders_window_and_rtt() {
     // What a sender cannot have measured is refused.
     let mut bad = run.clone();
     bad.flows[0].tcp_cwnd[1] = Some(0);
-    let e = flent_document(&bad, "demo", "x.flent.gz").unwrap_err();
+    let e = flent_document(&bad, "demo", "demo (airtime, seed 1)", "x.flent.gz").unwrap_err();
     assert!(e.to_string().contains("tcp_cwnd[1]"), "{e}");
     let mut bad = run;
     bad.flows[1].tcp_rtt_ms[2] = Some(f64::NAN);
-    let e = flent_document(&bad, "demo", "x.flent.gz").unwrap_err();
+    let e = flent_document(&bad, "demo", "demo (airtime, seed 1)", "x.flent.gz").unwrap_err();
     assert!(e.to_string().contains("tcp_rtt_ms[2]: NaN is not"), "{e}");
 }
 
@@ -216,12 +217,12 @@ fn uploads_switch_to_the_bidirectional_tests() {
             flow(s, "tcp_bidirectional", Tcp, Up, 0),
         ]
     });
-    let doc = flent_document(&run, "demo", "x.flent.gz").unwrap();
+    let doc = flent_document(&run, "demo", "demo (airtime, seed 1)", "x.flent.gz").unwrap();
     assert_eq!(doc["metadata"]["NAME"], "rtt_fair_var");
     assert!(doc["results"]["TCP upload BE fast1"].is_array());
     // Only uploads: rtt_fair_var_up.
     let run = with_flows(|_, s| vec![flow(s, "tcp_upload", Tcp, Up, 0)]);
-    let doc = flent_document(&run, "demo", "x.flent.gz").unwrap();
+    let doc = flent_document(&run, "demo", "demo (airtime, seed 1)", "x.flent.gz").unwrap();
     assert_eq!(doc["metadata"]["NAME"], "rtt_fair_var_up");
     // One station uploads, the others download, one only pings: rtt_fair_var_mixed
     // with each stream's directions, and no series for a flow the run did not have.
@@ -230,7 +231,7 @@ fn uploads_switch_to_the_bidirectional_tests() {
         1 => vec![flow(s, "tcp_download", Tcp, Down, 0)],
         _ => vec![flow(s, "ping", Ping, Down, 0)],
     });
-    let doc = flent_document(&run, "demo", "x.flent.gz").unwrap();
+    let doc = flent_document(&run, "demo", "demo (airtime, seed 1)", "x.flent.gz").unwrap();
     assert_eq!(doc["metadata"]["NAME"], "rtt_fair_var_mixed");
     assert_eq!(
         doc["metadata"]["TEST_PARAMETERS"]["data_directions"],
@@ -260,7 +261,7 @@ fn rrul_on_one_station_is_flents_rrul_with_its_four_classes() {
         flows.push(flow(s, "rrul", Ping, Down, 0));
         flows
     });
-    let doc = flent_document(&run, "demo", "x.flent.gz").unwrap();
+    let doc = flent_document(&run, "demo", "demo (airtime, seed 1)", "x.flent.gz").unwrap();
     assert_eq!(doc["metadata"]["NAME"], "rrul");
     assert_eq!(doc["metadata"]["HOSTS"], json!(["fast2"]));
     assert_eq!(
@@ -290,7 +291,7 @@ fn rrul_on_several_stations_is_one_labelled_stream_per_class() {
             .chain([flow(s, "rrul", Ping, Down, 0)])
             .collect()
     });
-    let doc = flent_document(&run, "demo", "x.flent.gz").unwrap();
+    let doc = flent_document(&run, "demo", "demo (airtime, seed 1)", "x.flent.gz").unwrap();
     let meta = &doc["metadata"];
     assert_eq!(meta["NAME"], "rtt_fair_var");
     assert_eq!(meta["HOSTS"].as_array().unwrap().len(), 12);
@@ -335,7 +336,7 @@ fn single_station_tests_take_flents_single_host_names() {
             2 => flows.iter().map(|&(t, k, d)| flow(s, t, k, d, 0)).collect(),
             _ => Vec::new(),
         });
-        let doc = flent_document(&run, "demo", "x.flent.gz").unwrap();
+        let doc = flent_document(&run, "demo", "demo (airtime, seed 1)", "x.flent.gz").unwrap();
         assert_eq!(doc["metadata"]["NAME"], test);
         assert_eq!(doc["metadata"]["HOSTS"], json!(["slow"]), "{test}");
         assert_eq!(names(&doc), series, "{test}");
@@ -365,7 +366,7 @@ fn voip_and_http_are_flents_mixins_beside_other_traffic() {
         }
         flows
     });
-    let doc = flent_document(&run, "demo", "x.flent.gz").unwrap();
+    let doc = flent_document(&run, "demo", "demo (airtime, seed 1)", "x.flent.gz").unwrap();
     let meta = &doc["metadata"];
     assert_eq!(meta["NAME"], "rtt_fair_var_down");
     assert_eq!(meta["TEST_PARAMETERS"]["voip_host"], "fast2");
@@ -390,7 +391,7 @@ fn station_names_become_flent_hosts_without_separators() {
     for f in run.flows.iter_mut().filter(|f| f.station == "fast1") {
         f.station = "a:b,c".into();
     }
-    let doc = flent_document(&run, "demo", "x.flent.gz").unwrap();
+    let doc = flent_document(&run, "demo", "demo (airtime, seed 1)", "x.flent.gz").unwrap();
     assert_eq!(doc["metadata"]["HOSTS"][0], "a_b_c");
     assert!(doc["results"]["wifi_stats_ap::airtime_tx::a_b_c"].is_array());
     assert!(doc["results"]["TCP download BE a_b_c"].is_array());
@@ -401,9 +402,9 @@ fn file_is_gzip_json_and_reproducible() {
     let dir = std::env::temp_dir().join(format!("airq-flent-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let a = dir.join("a.flent.gz");
-    write_flent(&demo_run(), "demo", &a).unwrap();
+    write_flent(&demo_run(), "demo", "demo (airtime, seed 1)", &a).unwrap();
     let bytes = std::fs::read(&a).unwrap();
-    write_flent(&demo_run(), "demo", &a).unwrap();
+    write_flent(&demo_run(), "demo", "demo (airtime, seed 1)", &a).unwrap();
     assert!(bytes == std::fs::read(&a).unwrap(), "second write differs");
     let mut text = String::new();
     GzDecoder::new(&bytes[..])
@@ -416,7 +417,13 @@ fn file_is_gzip_json_and_reproducible() {
 
 #[test]
 fn bad_suffix_and_empty_run_are_errors() {
-    let err = write_flent(&demo_run(), "demo", Path::new("out.json.gz")).unwrap_err();
+    let err = write_flent(
+        &demo_run(),
+        "demo",
+        "demo (airtime, seed 1)",
+        Path::new("out.json.gz"),
+    )
+    .unwrap_err();
     assert!(
         matches!(err, ReportError::UnsupportedExtension { .. }),
         "{err}"
@@ -427,6 +434,6 @@ fn bad_suffix_and_empty_run_are_errors() {
         sta.airtime_tx_us.clear();
         sta.airtime_rx_us.clear();
     }
-    let err = flent_document(&run, "demo", "x.flent.gz").unwrap_err();
+    let err = flent_document(&run, "demo", "demo (airtime, seed 1)", "x.flent.gz").unwrap_err();
     assert!(matches!(err, ReportError::EmptyData { .. }), "{err}");
 }
