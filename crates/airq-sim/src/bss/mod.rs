@@ -97,6 +97,8 @@ enum Event {
     Periodic(u32),
     /// A flow starts.
     Start(u32),
+    /// A bulk TCP flow's test ends: its senders stop writing and close.
+    Stop(u32),
     /// The packet at the head of the wired link's direction `0` (towards the AP) or
     /// `1` (towards the server) arrives.
     WireArrival(usize),
@@ -305,6 +307,11 @@ impl Simulation {
         let mut events = EventQueue::default();
         for (i, f) in flows.iter().enumerate() {
             events.schedule(f.spec.start, Event::Start(i as u32));
+            // Periodic, saturated and web flows check their stop before each packet or
+            // page; a bulk TCP sender writes once, endlessly, and is told.
+            if let (App::Tcp { .. }, Some(stop)) = (&f.spec.app, f.spec.stop) {
+                events.schedule(stop, Event::Stop(i as u32));
+            }
         }
         if bss.beacon_interval.is_some() {
             events.schedule(Instant::ZERO, Event::Beacon);
@@ -529,6 +536,7 @@ impl Simulation {
                     _ => self.with_hosts(|h, cx| h.periodic(f, cx)),
                 }
             }
+            Event::Stop(f) => self.with_hosts(|h, cx| h.tcp_stop(f, cx)),
             Event::TcpTimer { flow, conn, side } => {
                 self.with_hosts(|h, cx| h.tcp_timer(flow, conn, side, cx))
             }

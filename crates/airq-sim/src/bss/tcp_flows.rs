@@ -133,6 +133,23 @@ impl Hosts {
         conn
     }
 
+    /// A bulk flow's test ends (its `stop`): each connection's sender stops writing
+    /// where it stands and closes ([`TcpEndpoint::finish`]); what is in flight is still
+    /// delivered. One not yet established never starts its bulk write.
+    pub(super) fn tcp_stop(&mut self, flow: u32, cx: &mut Cx) {
+        let Some(side) = tcp_sender_side(&self.flows[flow as usize].spec) else {
+            return;
+        };
+        let mut out = std::mem::take(&mut self.tcp_out);
+        for conn in 0..self.flows[flow as usize].conns.len() as u32 {
+            let c = &mut self.flows[flow as usize].conns[conn as usize];
+            c.bulk_started = true;
+            c.ends[side as usize].finish(cx.now, &mut out);
+            self.tcp_emit(flow, conn, side, &mut out, cx);
+        }
+        self.tcp_out = out;
+    }
+
     /// A TCP segment reaches the end of connection `conn` at `side`.
     pub(super) fn tcp_receive(
         &mut self,

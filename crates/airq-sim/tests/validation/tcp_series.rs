@@ -111,3 +111,44 @@ fn sampling_the_senders_changes_nothing() {
     b.events = 0;
     assert_eq!(a, b);
 }
+
+/// A bulk download and upload told to stop at 1 s (a test's `stop`) send nothing new
+/// after it: what was in flight arrives within a few round trips, then their bytes stand
+/// still; the ping beside them goes on. Without the stop they keep going. (It was
+/// ignored: a bulk sender writes once, endlessly.)
+#[test]
+fn bulk_flows_stop_at_their_stop() {
+    let stop = Instant::ZERO + Duration::from_secs(1);
+    let mut s = scenario();
+    s.flows[0].stop = Some(stop);
+    s.flows[1].stop = Some(stop);
+    let stopped = run(s, "airtime");
+    let going = run(scenario(), "airtime");
+    let bytes = |sim: &Simulation, at_ms: u64, flow: usize| {
+        let at = Duration::from_millis(at_ms);
+        let s = sim.metrics().series.iter().find(|s| s.at >= at).unwrap();
+        s.flow_rx_bytes[flow]
+    };
+    for flow in [0, 1] {
+        let (at_stop, after) = (bytes(&stopped, 1000, flow), bytes(&stopped, 1300, flow));
+        assert!(at_stop > 0, "flow {flow} ran before its stop");
+        assert_eq!(
+            after,
+            bytes(&stopped, 2990, flow),
+            "flow {flow} after its stop"
+        );
+        assert!(
+            bytes(&going, 2990, flow) > 2 * after,
+            "flow {flow} without a stop goes on"
+        );
+    }
+    let late_replies = stopped.metrics().flows[2]
+        .rtt
+        .iter()
+        .filter(|r| r.at > Duration::from_millis(1300))
+        .count();
+    assert!(
+        late_replies >= 15,
+        "the ping goes on: {late_replies} replies"
+    );
+}

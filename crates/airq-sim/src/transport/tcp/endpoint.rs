@@ -193,6 +193,15 @@ impl TcpEndpoint {
         self.after_send(now);
     }
 
+    /// The application ends its writing where the sending stands, as iperf3 or netperf
+    /// does at the end of its test: the bytes written and not yet sent are dropped (an
+    /// endless bulk write has no end to send), and a FIN follows what was sent
+    /// ([`close`](Self::close)). In-flight data is still retransmitted until acked.
+    pub fn finish(&mut self, now: Instant, out: &mut Vec<Outgoing>) {
+        self.snd.write_total = self.snd.write_total.min(self.snd.data_sent());
+        self.close(now, out);
+    }
+
     /// The application closes its sending direction: a FIN follows the queued data
     /// (RFC 9293 §3.10.4). Closing before the handshake completes abandons the
     /// connection (no RST is modelled).

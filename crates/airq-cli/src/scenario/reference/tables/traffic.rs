@@ -174,7 +174,9 @@ pub(super) fn traffic() -> TableDoc {
                 "the end of the run",
                 "after start",
                 "20.0",
-                "When the test stops.",
+                "When the test stops: no packet, page or connection starts after it; a bulk \
+                 TCP sender stops writing where its sending stands (iperf3 or netperf at the \
+                 end of its test) and closes, what is in flight still delivered.",
             ),
         ],
     }

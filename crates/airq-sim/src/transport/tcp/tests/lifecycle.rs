@@ -97,6 +97,40 @@ fn handshake_negotiates_options_and_both_fins_close_the_connection() {
     assert_eq!(client.stats().refused_writes, 1);
 }
 
+/// A bulk write ended by `finish` (a test's stop): what was sent is delivered and
+/// followed by a FIN; the endless rest is dropped, not sent.
+#[test]
+fn finish_ends_a_bulk_write_where_the_sending_stands() {
+    let mut client = TcpEndpoint::client(&cubic());
+    let mut server = TcpEndpoint::server(&cubic());
+    let t = Instant::from_millis(1);
+    let mut out = Vec::new();
+    client.connect(t, &mut out);
+    exchange(&mut client, &mut server, t, out);
+    let mut sent = Vec::new();
+    server.write(u64::MAX, t, &mut sent);
+    // The initial window's ten segments are in flight, unacknowledged.
+    assert_eq!(sent.len(), 10);
+    let in_flight: u64 = sent.iter().map(|o| u64::from(o.segment.len)).sum();
+    let mut fin = Vec::new();
+    server.finish(t, &mut fin);
+    assert_eq!(server.state(), TcpState::FinWait);
+    assert_eq!(
+        server.unacked(),
+        in_flight,
+        "only what was sent is left to deliver"
+    );
+    // The FIN waits for room in the window (ten segments already out).
+    sent.extend(fin);
+    exchange(&mut server, &mut client, t, sent);
+    assert_eq!(client.delivered(), in_flight);
+    assert_eq!(server.acked(), in_flight);
+    assert_eq!(client.state(), TcpState::CloseWait);
+    let mut out = Vec::new();
+    server.write(10, t, &mut out);
+    assert!(out.is_empty(), "writes after finish are refused");
+}
+
 #[test]
 fn ecn_is_off_unless_both_ends_ask() {
     let mut client = TcpEndpoint::client(&TcpConfig {
