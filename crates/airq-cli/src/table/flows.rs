@@ -67,31 +67,37 @@ pub(super) fn dscp_class(dscp: u8) -> String {
     }
 }
 
-/// Each flow's name in a table: station, test, direction and class, with `#k` after
-/// flows of one kind that would otherwise share one (several flows of one test). Counted
-/// in a map, so that 65,535 stations' flows take milliseconds, not minutes (issue 20).
+/// Each flow's name in a table: station, test, direction and class (`ping` after the
+/// test for the ping of a test that is not one, as rrul's beside its TCP flows of the
+/// same direction and class), with `#k` after flows that would otherwise share one
+/// (several flows of one test). Names are unique: a comparison lines its rows up by
+/// them. Counted in a map, so that 65,535 stations' flows take milliseconds, not
+/// minutes (issue 20).
 pub(super) fn flow_labels(flows: &[FlowSummary]) -> Vec<String> {
-    let base: Vec<(Kind, String)> = flows
+    let base: Vec<String> = flows
         .iter()
         .map(|f| {
             let class = dscp_class(f.dscp);
-            let label = format!("{} {} {} {class}", f.station, f.test, f.direction);
-            (Kind::of(f), label)
+            let ping = match Kind::of(f) == Kind::Ping && f.test != "ping" {
+                true => " ping",
+                false => "",
+            };
+            format!("{} {}{ping} {} {class}", f.station, f.test, f.direction)
         })
         .collect();
-    let mut total: HashMap<&(Kind, String), usize> = HashMap::with_capacity(base.len());
+    let mut total: HashMap<&str, usize> = HashMap::with_capacity(base.len());
     for b in &base {
         *total.entry(b).or_default() += 1;
     }
-    let mut seen: HashMap<&(Kind, String), usize> = HashMap::with_capacity(base.len());
+    let mut seen: HashMap<&str, usize> = HashMap::with_capacity(base.len());
     base.iter()
         .map(|b| {
-            if total[b] == 1 {
-                return b.1.clone();
+            if total[b.as_str()] == 1 {
+                return b.clone();
             }
             let k = seen.entry(b).or_default();
             *k += 1;
-            format!("{} #{k}", b.1)
+            format!("{b} #{k}")
         })
         .collect()
 }
@@ -372,6 +378,21 @@ mod tests {
                 "a udp_flood down BE",
                 "a tcp_download down BE #3",
             ]
+        );
+    }
+
+    /// rrul's ping has its test, direction and class of its TCP download beside it: its
+    /// name says it is the ping, so that a comparison's TCP row is not taken by it.
+    #[test]
+    fn a_tests_own_ping_is_named_apart_from_its_tcp_flows() {
+        let mut ping = flow("a", "rrul");
+        ping.pings_sent = Some(50);
+        let mut plain = flow("b", "ping");
+        plain.pings_sent = Some(50);
+        let flows = [flow("a", "rrul"), ping, plain];
+        assert_eq!(
+            flow_labels(&flows),
+            ["a rrul down BE", "a rrul ping down BE", "b ping down BE"]
         );
     }
 }
