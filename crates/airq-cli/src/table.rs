@@ -66,6 +66,13 @@ fn jain_cell(r: &ResultsFile) -> String {
         .map_or("n/a (no airtime)".to_string(), |j| format!("{j:.3}"))
 }
 
+/// The share of the measured time the channel was in use, or nothing over no time.
+fn in_use_cell(r: &ResultsFile) -> String {
+    r.channel
+        .in_use_share()
+        .map_or(String::new(), |u| format!("{:.1}%", u * 100.0))
+}
+
 /// The table of one run.
 pub fn run_table(r: &ResultsFile) -> String {
     let m = &r.metadata;
@@ -131,12 +138,16 @@ pub fn run_table(r: &ResultsFile) -> String {
     }
     let _ = writeln!(
         out,
-        "{:<name_width$}  {:<rate_width$}{}  {:>8.2}  Jain's index of airtime shares {}",
+        "{:<name_width$}  {:<rate_width$}{}  {:>8.2}  Jain's index of airtime shares {}{}",
         "total",
         "",
         snr_column(""),
         r.total_goodput_mbps(),
-        jain_cell(r)
+        jain_cell(r),
+        match in_use_cell(r) {
+            c if c.is_empty() => c,
+            c => format!("; channel in use {c} of the time"),
+        }
     );
     flows::run_flows(&mut out, r);
     if has_lost_percentile(r) {
@@ -204,6 +215,11 @@ pub fn compare_table(runs: &[ResultsFile]) -> String {
         &mut rows,
         "  Jain's index",
         runs.iter().map(jain_cell).collect(),
+    );
+    row(
+        &mut rows,
+        "  channel in use",
+        runs.iter().map(in_use_cell).collect(),
     );
     let pinged = runs
         .iter()

@@ -590,3 +590,36 @@ fn a_stations_flows_come_from_the_index_in_flow_order() {
         r.flow_indices(&r.stations[0].name)
     );
 }
+
+/// The tables say how much of the measured time the channel was in use (collisions
+/// included) beside the shares that divide what was used: a limited group with the
+/// rest idle uses half.
+#[test]
+fn the_tables_say_how_much_of_the_time_the_channel_was_in_use() {
+    let mut r = results("airtime");
+    r.channel.collision_s = 0.1;
+    r.channel.idle_s = 0.2;
+    assert!((r.channel.in_use_share().unwrap() - 0.8).abs() < 1e-12);
+    let run = crate::table::run_table(&r);
+    assert!(
+        run.contains("Jain's index of airtime shares 1.000; channel in use 80.0% of the time"),
+        "{run}"
+    );
+    let compare = crate::table::compare_table(&[r.clone(), results("fifo")]);
+    let line = compare
+        .lines()
+        .find(|l| l.starts_with("  channel in use"))
+        .unwrap_or_else(|| panic!("{compare}"));
+    assert!(line.contains("80.0%") && line.contains("70.0%"), "{line}");
+    // Over no time there is no share to give.
+    r.channel = ChannelSummary {
+        busy_s: 0.0,
+        collision_s: 0.0,
+        beacon_s: 0.0,
+        idle_s: 0.0,
+        exchanges: 0,
+        collisions: 0,
+    };
+    assert_eq!(r.channel.in_use_share(), None);
+    assert!(!crate::table::run_table(&r).contains("channel in use"));
+}

@@ -324,6 +324,16 @@ pub struct ChannelSummary {
 }
 
 impl ChannelSummary {
+    /// The share of the measured time the channel carried exchanges, collisions
+    /// included (beside the stations' airtime shares, which divide what was used, it
+    /// shows how much was: a `limit` group with the rest idle leaves half of it
+    /// unused); `None` over no time.
+    pub fn in_use_share(&self) -> Option<f64> {
+        let used = self.busy_s + self.collision_s;
+        let total = used + self.idle_s;
+        (total > 0.0).then(|| used / total)
+    }
+
     /// The share of the exchanges that collided; 0 without exchanges.
     pub fn collided_share(&self) -> f64 {
         if self.exchanges == 0 {

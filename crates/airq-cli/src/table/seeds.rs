@@ -122,6 +122,11 @@ pub fn seeds_table(runs: &[ResultsFile], variants: usize) -> String {
         1,
     );
     row(&mut out, "  Jain's index", cells(&|r| r.airtime_jain(), 3));
+    row(
+        &mut out,
+        "  channel in use, %",
+        cells(&|r| r.channel.in_use_share().map(|u| u * 100.0), 1),
+    );
     let pinged = groups
         .iter()
         .flatten()
