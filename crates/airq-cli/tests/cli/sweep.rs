@@ -156,6 +156,8 @@ fn bad_sweeps_are_refused_before_anything_runs() {
     );
     let e = fails(&["--param", "seed=1,2"]);
     assert!(e.contains("--seeds"), "{e}");
+    let e = fails(&["--param", "duration=1,2"]);
+    assert!(e.contains("the duration is not a parameter"), "{e}");
     let e = fails(&["--param", "a=1", "--set", "a=2"]);
     assert!(e.contains("cannot also be set"), "{e}");
     assert_eq!(

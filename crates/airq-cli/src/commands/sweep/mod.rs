@@ -52,6 +52,14 @@ impl Param {
                 "the seed is not a parameter: use --seeds N for repetitions",
             ));
         }
+        if key == "duration" {
+            // A results file's name leaves the duration out (a run of other length
+            // replaces it, with --force), so the points would share their files.
+            return Err(bad(
+                "the duration is not a parameter: the points would share their results \
+                 files; run a sweep per --duration",
+            ));
+        }
         let values: Vec<String> = split_top_level(values)
             .into_iter()
             .map(|v| v.trim().to_string())
