@@ -406,7 +406,7 @@ pub fn csv(runs: &[ResultsFile]) -> String {
                 text(&m.scenario),
                 m.seed,
                 text(&m.variant),
-                s.name,
+                text(&s.name),
                 s.rate,
                 s.goodput_mbps,
                 s.airtime_share,
@@ -442,7 +442,7 @@ pub fn flows_csv(runs: &[ResultsFile]) -> String {
                 text(&m.scenario),
                 m.seed,
                 text(&m.variant),
-                f.station,
+                text(&f.station),
                 f.test,
                 f.direction,
                 f.dscp,
@@ -488,4 +488,16 @@ pub fn write_csv(runs: &[ResultsFile], path: &Path) -> Result<(), CliError> {
     std::fs::write(path, csv(runs)).map_err(|e| io_error("cannot write", path, e))?;
     let flows = flows_csv_path(path);
     std::fs::write(&flows, flows_csv(runs)).map_err(|e| io_error("cannot write", &flows, e))
+}
+
+#[cfg(test)]
+mod tests {
+    /// Station and variant names may hold commas and quotes: their cells are quoted
+    /// as RFC 4180 says, others left as they are.
+    #[test]
+    fn text_cells_are_quoted_only_when_they_must_be() {
+        assert_eq!(super::text("fast1"), "fast1");
+        assert_eq!(super::text("a,b"), "\"a,b\"");
+        assert_eq!(super::text("say \"hi\""), "\"say \"\"hi\"\"\"");
+    }
 }
