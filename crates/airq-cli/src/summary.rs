@@ -357,9 +357,9 @@ goodput_mbps,pings_sent,pings_lost,ping_loss,ping_p50_ms,ping_p90_ms,ping_p99_ms
 tcp_retransmits,tcp_rto_timeouts,voip_mean_delay_ms,voip_jitter_ms,voip_loss,voip_mos,\
 pages,page_load_p50_s,page_load_p90_s,overrides";
 
-/// A text cell: quoted, its quotes doubled (RFC 4180), when it holds a comma, a quote
-/// or a line break.
-fn text(v: &str) -> String {
+/// A CSV text cell: quoted, its quotes doubled (RFC 4180), when it holds a comma, a
+/// quote or a line break.
+pub(crate) fn csv_field(v: &str) -> String {
     match v.contains([',', '"', '\n', '\r']) {
         true => format!("\"{}\"", v.replace('"', "\"\"")),
         false => v.to_string(),
@@ -371,7 +371,7 @@ fn text(v: &str) -> String {
 ///
 /// [`Metadata::unlabelled_overrides`]: crate::results::Metadata::unlabelled_overrides
 fn overrides(r: &ResultsFile) -> String {
-    text(&r.metadata.unlabelled_overrides().join(" "))
+    csv_field(&r.metadata.unlabelled_overrides().join(" "))
 }
 
 /// An optional figure with 3 decimals, or nothing.
@@ -403,10 +403,10 @@ pub fn csv(runs: &[ResultsFile]) -> String {
             let _ = writeln!(
                 out,
                 "{},{},{},{},\"{}\",{:.4},{:.4},{},{},{},{},{},{:.3},{:.2},{},{},{}",
-                text(&m.scenario),
+                csv_field(&m.scenario),
                 m.seed,
-                text(&m.variant),
-                text(&s.name),
+                csv_field(&m.variant),
+                csv_field(&s.name),
                 s.rate,
                 s.goodput_mbps,
                 s.airtime_share,
@@ -439,10 +439,10 @@ pub fn flows_csv(runs: &[ResultsFile]) -> String {
             let _ = writeln!(
                 out,
                 "{},{},{},{i},{},{},{},{},{:.4},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
-                text(&m.scenario),
+                csv_field(&m.scenario),
                 m.seed,
-                text(&m.variant),
-                text(&f.station),
+                csv_field(&m.variant),
+                csv_field(&f.station),
                 f.test,
                 f.direction,
                 f.dscp,
@@ -488,16 +488,4 @@ pub fn write_csv(runs: &[ResultsFile], path: &Path) -> Result<(), CliError> {
     std::fs::write(path, csv(runs)).map_err(|e| io_error("cannot write", path, e))?;
     let flows = flows_csv_path(path);
     std::fs::write(&flows, flows_csv(runs)).map_err(|e| io_error("cannot write", &flows, e))
-}
-
-#[cfg(test)]
-mod tests {
-    /// Station and variant names may hold commas and quotes: their cells are quoted
-    /// as RFC 4180 says, others left as they are.
-    #[test]
-    fn text_cells_are_quoted_only_when_they_must_be() {
-        assert_eq!(super::text("fast1"), "fast1");
-        assert_eq!(super::text("a,b"), "\"a,b\"");
-        assert_eq!(super::text("say \"hi\""), "\"say \"\"hi\"\"\"");
-    }
 }

@@ -231,8 +231,8 @@ pub fn grid(params: &[Param]) -> Vec<Vec<usize>> {
 
 #[cfg(test)]
 mod tests {
-    use super::tables::field;
     use super::*;
+    use crate::summary::csv_field as field;
 
     #[test]
     fn params_parse_and_the_grid_varies_the_last_fastest() {

@@ -6,6 +6,7 @@ use crate::repeat::MeanCi;
 use crate::results::{ms_or_infinity, ResultsFile};
 use crate::run_set::unquoted;
 use crate::scenario::Variant;
+use crate::summary::csv_field;
 use std::fmt::Write as _;
 
 /// One figure of one run: the station (`*` for the whole BSS), the metric and its value
@@ -64,21 +65,12 @@ pub fn figures(runs: &[ResultsFile]) -> Vec<Vec<Figure>> {
         .collect()
 }
 
-/// A CSV field: quoted when it holds a comma, quote or newline.
-pub(super) fn field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
 /// The parameters' columns of a point.
 fn point_fields(params: &[Param], point: &[usize]) -> String {
     params
         .iter()
         .zip(point)
-        .map(|(p, &v)| field(&unquoted(&p.values[v])))
+        .map(|(p, &v)| csv_field(&unquoted(&p.values[v])))
         .collect::<Vec<_>>()
         .join(",")
 }
@@ -86,7 +78,7 @@ fn point_fields(params: &[Param], point: &[usize]) -> String {
 fn header(params: &[Param]) -> String {
     params
         .iter()
-        .map(|p| field(&p.key))
+        .map(|p| csv_field(&p.key))
         .collect::<Vec<_>>()
         .join(",")
 }
@@ -108,13 +100,13 @@ pub fn tidy_csv(
             let _ = writeln!(
                 out,
                 "{},{},{},{},{},{},{},{},{}",
-                field(scenario),
-                field(&cell.variant),
+                csv_field(scenario),
+                csv_field(&cell.variant),
                 cell.preset,
                 point_fields(params, &cell.point),
                 r.metadata.seed,
                 r.metadata.duration_s,
-                field(&f.station),
+                csv_field(&f.station),
                 f.metric,
                 f.value
             );
@@ -194,11 +186,11 @@ pub(super) fn means_csv(scenario: &str, params: &[Param], means: &[Mean]) -> Str
         let _ = writeln!(
             out,
             "{},{},{},{},{},{},{},{n},{mean},{ci},{}",
-            field(scenario),
-            field(&m.variant),
+            csv_field(scenario),
+            csv_field(&m.variant),
             m.preset,
             point_fields(params, &m.point),
-            field(&m.station),
+            csv_field(&m.station),
             m.metric,
             m.seeds,
             m.lost
