@@ -64,7 +64,8 @@ pub fn check_side_by_side(
 }
 
 /// Each run's label: its variant, and whatever else sets it apart from the others
-/// (scenario, seed, duration; a hash of the scenario text when only that differs).
+/// (scenario, seed, duration, the `--set`s not every run has; a hash of the scenario
+/// text when only that differs).
 pub fn column_labels(runs: &[&ResultsFile]) -> Vec<String> {
     let Some(first) = runs.first() else {
         return Vec::new();
@@ -75,8 +76,24 @@ pub fn column_labels(runs: &[&ResultsFile]) -> Vec<String> {
     let seed = any(&|r| r.metadata.seed != f.seed);
     let duration = any(&|r| r.metadata.duration_s != f.duration_s);
     let text = any(&|r| r.metadata.scenario_text != f.scenario_text);
+    // The --sets a run has and some other has not (the duration aside: said above).
+    let sets: Vec<Vec<String>> = runs
+        .iter()
+        .map(|r| r.metadata.unlabelled_overrides())
+        .collect();
+    let own: Vec<Vec<&String>> = sets
+        .iter()
+        .map(|s| {
+            s.iter()
+                .filter(|o| !o.starts_with("duration="))
+                .filter(|o| !sets.iter().all(|t| t.contains(o)))
+                .collect()
+        })
+        .collect();
+    let by_sets = own.iter().any(|o| !o.is_empty());
     runs.iter()
-        .map(|r| {
+        .zip(&own)
+        .map(|(r, own)| {
             let m = &r.metadata;
             let mut label = m.variant.clone();
             if scenario {
@@ -88,7 +105,10 @@ pub fn column_labels(runs: &[&ResultsFile]) -> Vec<String> {
             if duration {
                 label += &format!(" {}s", m.duration_s);
             }
-            if text && !scenario && !seed && !duration {
+            for o in own {
+                label += &format!(" {o}");
+            }
+            if text && !scenario && !seed && !duration && !by_sets {
                 let hash = m.scenario_text.bytes().fold(0x811c_9dc5u32, |h, b| {
                     (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
                 });
@@ -146,4 +166,38 @@ fn without_seed(text: &str) -> Option<String> {
     let mut doc: toml_edit::DocumentMut = text.parse().ok()?;
     doc.remove("seed");
     Some(doc.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::column_labels;
+    use crate::report_view::tests::results;
+
+    /// Runs of two points of a sweep over a station's key, shown together: each is
+    /// labelled with the --set that sets it apart, not a hash of its scenario text.
+    #[test]
+    fn mixed_runs_are_labelled_with_the_sets_that_set_them_apart() {
+        let mut a = results("airtime");
+        let mut b = results("airtime");
+        for (r, mcs) in [(&mut a, 0), (&mut b, 3)] {
+            r.metadata.overrides = vec![
+                "duration=6.0".into(),
+                "omit=2.0".into(),
+                format!("station.slow.mcs={mcs}"),
+            ];
+            r.metadata.scenario_text += &format!("\n# mcs {mcs}");
+        }
+        assert_eq!(
+            column_labels(&[&a, &b]),
+            ["airtime station.slow.mcs=0", "airtime station.slow.mcs=3"]
+        );
+        // Only the text differs (an edited file): a hash of it tells them apart.
+        b.metadata.overrides = a.metadata.overrides.clone();
+        let labels = column_labels(&[&a, &b]);
+        assert!(
+            labels.iter().all(|l| l.starts_with("airtime #")),
+            "{labels:?}"
+        );
+        assert_ne!(labels[0], labels[1]);
+    }
 }

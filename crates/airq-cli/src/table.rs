@@ -22,8 +22,12 @@ const LOST_NOTE: &str = "lost: the percentile falls among the unanswered pings (
                          1 - p of them lost)";
 
 /// The `--set`s every run of the table had, and the warm-up left out, if any: a line
-/// each.
-fn settings_line(m: &Metadata) -> String {
+/// each. Runs shown together that differ (`--allow-mixed`) name their own in their
+/// columns' labels.
+fn settings_line(runs: &[&Metadata]) -> String {
+    let Some(m) = runs.first() else {
+        return String::new();
+    };
     let sets: Vec<&str> = m
         .overrides
         .iter()
@@ -33,12 +37,18 @@ fn settings_line(m: &Metadata) -> String {
                 .iter()
                 .any(|p| o.starts_with(p))
         })
+        .filter(|o| runs.iter().all(|r| r.overrides.iter().any(|p| p == o)))
         .collect();
     let mut out = String::new();
     if !sets.is_empty() {
         out += &format!("with --set {}\n", sets.join(" "));
     }
-    if m.omit_s > 0.0 {
+    let same_window = runs
+        .iter()
+        .all(|r| (r.omit_s, r.duration_s) == (m.omit_s, m.duration_s));
+    if !same_window {
+        out += "figures from each run's warm-up (omit) to its end\n";
+    } else if m.omit_s > 0.0 {
         out += &format!(
             "figures from {} s to {} s: the first {} s (warm-up) left out\n",
             m.omit_s, m.duration_s, m.omit_s
@@ -80,7 +90,7 @@ pub fn run_table(r: &ResultsFile) -> String {
         "{} under {} (seed {}): {:.1} s simulated in {:.1} s, {} events\n",
         m.scenario, m.variant, m.seed, m.duration_s, m.wall_s, m.events
     );
-    out += &settings_line(m);
+    out += &settings_line(&[m]);
     out += &variant_line(m);
     let rates: Vec<String> = r.stations.iter().map(radio::rate_cell).collect();
     let rate_width = rates.iter().map(String::len).max().unwrap_or(4).max(4);
@@ -165,7 +175,9 @@ pub fn compare_table(runs: &[ResultsFile]) -> String {
     let labels = column_labels(&runs.iter().collect::<Vec<_>>());
     let mixed = runs.iter().any(|r| r.metadata.seed != m.seed)
         || runs.iter().any(|r| r.metadata.duration_s != m.duration_s);
-    let mut out = if mixed {
+    let mut out = if runs.iter().any(|r| r.metadata.scenario != m.scenario) {
+        "runs of different scenarios (each named in its column)\n".to_string()
+    } else if mixed {
         format!("{}: runs of different seeds or durations\n", m.scenario)
     } else {
         format!(
@@ -173,7 +185,8 @@ pub fn compare_table(runs: &[ResultsFile]) -> String {
             m.scenario, m.seed, m.duration_s
         )
     };
-    out += &settings_line(m);
+    let metadata: Vec<&Metadata> = runs.iter().map(|r| &r.metadata).collect();
+    out += &settings_line(&metadata);
     for r in runs {
         out += &variant_line(&r.metadata);
     }

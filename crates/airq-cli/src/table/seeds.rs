@@ -35,7 +35,8 @@ pub fn seeds_table(runs: &[ResultsFile], variants: usize) -> String {
             .join(", "),
         m.duration_s
     );
-    out += &settings_line(m);
+    // Repetitions of one experiment: the first run's settings are every run's.
+    out += &settings_line(&[m]);
     for g in &groups {
         out += &variant_line(&g[0].metadata);
     }
