@@ -1,5 +1,7 @@
 //! Tidy tables of results files, for pandas: one row per observation, every row keyed by
-//! the run (`scenario`, `variant`, `preset`, `seed`) and what it observes (a station, a
+//! the run (`scenario`, `variant`, `preset`, `seed`, and `overrides`: its `--set`s the
+//! variant's label does not carry, which tell the points of a sweep over a station's or
+//! the traffic's key apart) and what it observes (a station, a
 //! flow, a sample time, a ping reply). Columns carry their unit as the results file's
 //! fields do; a figure a run does not have is `None` (NaN in pandas). Ping percentiles
 //! count lost pings as airq's tables do (`ResultsFile::station_ping`, flent's
@@ -170,6 +172,7 @@ impl Row<'_> {
             .str("variant", m.variant.as_str())
             .str("preset", m.config.as_str())
             .u64("seed", m.seed)
+            .str("overrides", m.unlabelled_overrides().join(" "))
     }
 
     /// `ping_p50_ms`, `ping_p90_ms`, `ping_p99_ms` (`inf` among lost pings) and

@@ -13,7 +13,7 @@ import airq
 FLAGSHIP = "ending-the-anomaly"
 BRIEF = dict(duration=4, omit=0, seeds=1)
 STATIONS = ["fast1", "fast2", "slow"]
-RUN_KEY = ["scenario", "variant", "preset", "seed"]
+RUN_KEY = ["scenario", "variant", "preset", "seed", "overrides"]
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +31,8 @@ def test_the_flagship_runs_briefly_under_its_preset():
     # As `airq run --duration 4 --omit 0 --seeds 1` records them.
     assert m["overrides"] == ["duration=4.0", "omit=0.0", "seed=1"]
     st = res.stations
-    assert list(st.columns[:5]) == RUN_KEY + ["station"]
+    assert list(st.columns[:6]) == RUN_KEY + ["station"]
+    assert (st.overrides == "duration=4.0 omit=0.0").all()
     assert list(st.station) == STATIONS
     assert (st.goodput_mbps > 0).all()
     assert st.airtime_share.sum() == pytest.approx(1.0, abs=1e-6)
@@ -86,6 +87,18 @@ def test_a_sweep_gives_the_clis_tidy_table():
     bss = df[df.station == "*"]
     assert set(bss.metric) == {"total_goodput_mbps", "airtime_jain", "worst_ping_p99_ms"}
     assert (df.scenario == FLAGSHIP).all() and (df.duration_s == 4.0).all()
+
+
+def test_a_sweep_over_a_station_key_labels_its_runs_rows():
+    # Both points have the variant and seed; their rows in the runs' frames say which
+    # point each is.
+    _, res = airq.sweep(FLAGSHIP, {"station.slow.mcs": [0, 3]}, ["airtime"],
+                        return_results=True, **BRIEF)
+    st = res.stations
+    assert st.groupby("overrides").size().to_dict() == {
+        "duration=4.0 omit=0.0 station.slow.mcs=0": 3,
+        "duration=4.0 omit=0.0 station.slow.mcs=3": 3,
+    }
 
 
 def test_a_sweeps_values_are_its_runs_figures_exactly():
