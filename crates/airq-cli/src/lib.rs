@@ -28,5 +28,6 @@ pub mod run_set;
 pub mod scenario;
 pub mod summary;
 pub mod table;
+pub mod unused;
 
 pub use error::CliError;

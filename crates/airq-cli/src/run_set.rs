@@ -1,6 +1,7 @@
 //! The runs a command asks for: one per variant, each labelled with exactly what makes
-//! it differ — the variant's name, and every `--set` on the AP (`+fq_mac.target_ms=5`),
-//! since a preset changed by the command line is no longer that preset. Every run is
+//! it differ — the variant's name, and every `--set` on the AP (`+fq_mac.target_ms=5`)
+//! it has a use for ([`crate::unused`]), since a preset changed by the command line is
+//! no longer that preset. Every run is
 //! built (and so checked) before any starts; two variants that would simulate the very
 //! same thing are refused, as their columns would be one result printed twice under two
 //! names.
@@ -8,6 +9,7 @@
 use crate::build::{build, without_bbr, SimInputs};
 use crate::error::CliError;
 use crate::scenario::{self, Scenario, Variant};
+use crate::unused::{self, UnusedKey};
 
 /// One run to make.
 #[derive(Clone, Debug)]
@@ -25,6 +27,9 @@ pub struct RunSpec {
     pub base_text: String,
     /// The simulator's inputs.
     pub input: SimInputs,
+    /// The `--set`s and scenario keys this run has no use for (`ap.fq_codel.target_ms=1`
+    /// under a configuration without fq_codel); its label leaves such `--set`s out.
+    pub unused: Vec<UnusedKey>,
 }
 
 /// The runs of `variants` of `base` (the scenario with the command line's `--set`s).
@@ -89,15 +94,18 @@ fn resolve_for(
                 }
             )));
         }
+        let (unused, labelled) = unused::of_run(base, v, &scenario, &input)?;
         runs.push(RunSpec {
-            label: format!("{}{suffix}", v.name),
+            label: format!("{}{}", v.name, ap_suffix(&labelled)),
             variant: v.clone(),
             preset,
             scenario,
             base_text: base.text.clone(),
             input,
+            unused,
         });
     }
+    unused::check_sets(&base.overrides, &runs)?;
     Ok(runs)
 }
 

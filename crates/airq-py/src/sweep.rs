@@ -98,8 +98,11 @@ fn point_specs(
     variants: &[Variant],
 ) -> Result<Vec<RunSpec>, CliError> {
     let all: Vec<String> = overrides.iter().chain(set).cloned().collect();
-    seeded(scenario, &all, seeds, variants)
-        .map_err(|e| e.context(format!("the sweep's point {}", set.join(" "))))
+    let specs = seeded(scenario, &all, seeds, variants)
+        .map_err(|e| e.context(format!("the sweep's point {}", set.join(" "))))?;
+    let keys = set.iter().filter_map(|s| s.split_once('=').map(|(k, _)| k));
+    airq_cli::unused::check_params(keys, &specs)?;
+    Ok(specs)
 }
 
 /// `airq sweep`: the grid of `params` (`(key, [TOML values])`, the first varying

@@ -151,6 +151,11 @@ def test_a_bad_key_is_an_airq_error_naming_file_line_and_key(tmp_path):
         airq.run(FLAGSHIP, variant="nonsense", **BRIEF)
     with pytest.raises(airq.AirqError, match="no such file|cannot read"):
         airq.load_scenario(tmp_path / "missing.toml")
+    # A setting no run uses, and a sweep over one some runs ignore, change nothing.
+    with pytest.raises(airq.AirqError, match="no fq_codel qdisc"):
+        airq.run(FLAGSHIP, overrides={"ap.fq_codel.target_ms": 1}, **BRIEF)
+    with pytest.raises(airq.AirqError, match=r"fifo \(mac legacy: no FQ-MAC\) ignores"):
+        airq.sweep(FLAGSHIP, {"ap.fq_mac.target_ms": [5, 20]}, ["fifo", "airtime"], **BRIEF)
 
 
 def test_the_same_inputs_give_the_same_frames(compared):

@@ -37,7 +37,12 @@ pub fn run(
             check_preset(preset).map_err(|why| CliError::new(format!("--config: {why}")))?;
             Variant::preset(preset)
         }
-        (None, None) => Variant::preset(&scenario.ap.preset),
+        // The scenario's preset (after any --set ap.preset), not one of its own.
+        (None, None) => Variant {
+            preset: None,
+            origin: "[ap] preset".to_string(),
+            ..Variant::preset(&scenario.ap.preset)
+        },
     };
     let specs = seeded(&args.scenario, &args.overrides(), args.seeds, &[variant])?;
     if pcap.is_some() && specs.len() > 1 {
@@ -58,6 +63,9 @@ pub fn run(
             print!("{}", table::run_table(&runs[0]));
         }
         print_derived_timing(&scenario);
+        for note in crate::unused::notes(&specs[..1]) {
+            println!("note: {note}");
+        }
         println!("{}", written(&runs, args));
         if let Some(pcap) = pcap {
             println!("air: {}", pcap.display());
@@ -91,6 +99,9 @@ pub fn compare(
             print!("{}", table::compare_table(&runs));
         }
         print_derived_timing(&scenario);
+        for note in crate::unused::notes(&specs[..variants.len()]) {
+            println!("note: {note}");
+        }
         println!("{}", written(&runs, args));
     }
     if plots {

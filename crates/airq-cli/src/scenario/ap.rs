@@ -5,7 +5,7 @@
 use super::ap_file::{
     ApSection, AqlKind, DriverKind, FqSection, GroupModeName, MacKind, QdiscKind, SchedulerKind,
 };
-use super::location::{KeyPath, SourceMap};
+use super::location::{KeyPath, Seg, SourceMap};
 use super::station::Station;
 use super::units;
 use crate::error::CliError;
@@ -196,6 +196,35 @@ impl ApSpec {
         Ok(c)
     }
 
+    /// The [`Unused`] keys this `[ap]` and its stations set, each with how to name it.
+    pub fn keys_set(&self) -> Vec<(&'static str, &'static str)> {
+        let s = &self.section;
+        let tables = [
+            (s.pfifo_fast.is_some(), "ap.pfifo_fast", "[ap.pfifo_fast]"),
+            (s.fq_codel.is_some(), "ap.fq_codel", "[ap.fq_codel]"),
+            (s.legacy.is_some(), "ap.legacy", "[ap.legacy]"),
+            (s.fq_mac.is_some(), "ap.fq_mac", "[ap.fq_mac]"),
+            (s.airtime.is_some(), "ap.airtime", "[ap.airtime]"),
+            (s.aql_limits.is_some(), "ap.aql_limits", "[ap.aql_limits]"),
+            (s.softmac.is_some(), "ap.softmac", "[ap.softmac]"),
+            (s.firmware.is_some(), "ap.firmware", "[ap.firmware]"),
+            (
+                s.firmware
+                    .as_ref()
+                    .is_some_and(|f| f.fetch_frames.is_some()),
+                "ap.firmware.fetch_frames",
+                "ap.firmware.fetch_frames",
+            ),
+            (!self.weights.is_empty(), "weight", "station weights"),
+            (!self.groups.is_empty(), "group", "[[ap.group]] tables"),
+        ];
+        tables
+            .into_iter()
+            .filter(|(set, _, _)| *set)
+            .map(|(_, keys, named)| (keys, named))
+            .collect()
+    }
+
     /// Applies the parameter tables of the layer choices `c` uses.
     fn tune(&self, c: &mut ApConfig) {
         let s = &self.section;
@@ -266,6 +295,91 @@ impl ApSpec {
     }
 }
 
+/// Scenario keys a configuration has no use for: the parameters of a layer it does not
+/// have (`ap.fq_codel` under a configuration without the fq_codel qdisc), or airtime
+/// weights and groups under a round-robin scheduler. Setting one changes nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unused {
+    /// The keys, as a path prefix (`ap.fq_codel`, `ap.firmware.fetch_frames`); `weight`
+    /// and `group` stand for the stations' keys of those names (and `[[ap.group]]`).
+    pub keys: &'static str,
+    /// What the configuration lacks: `no fq_codel qdisc` (empty when `has` says it).
+    pub lacks: &'static str,
+    /// What it has instead, as the scenario key would say it: `qdisc none`.
+    pub has: String,
+}
+
+impl Unused {
+    /// Whether the key at `path` is one of these.
+    pub fn covers(&self, path: &KeyPath) -> bool {
+        let key = |i: usize| match path.0.get(i) {
+            Some(Seg::Key(k)) => Some(k.as_str()),
+            _ => None,
+        };
+        match self.keys {
+            "weight" => key(0) == Some("station") && key(2) == Some("weight"),
+            "group" => {
+                (key(0) == Some("station") && key(2) == Some("group"))
+                    || (key(0) == Some("ap") && key(1) == Some("group"))
+            }
+            prefix => {
+                let path = path.to_string();
+                path.strip_prefix(prefix)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+            }
+        }
+    }
+}
+
+/// The keys `c` has no use for (see [`Unused`]).
+pub fn unused(c: &ApConfig) -> Vec<Unused> {
+    let mut out = Vec::new();
+    let mut add = |keys: &'static str, lacks: &'static str, has: &str| {
+        out.push(Unused {
+            keys,
+            lacks,
+            has: has.to_string(),
+        })
+    };
+    let qdisc = match c.qdisc {
+        QdiscConfig::None => "qdisc none",
+        QdiscConfig::PfifoFast { .. } => "qdisc pfifo_fast",
+        QdiscConfig::FqCodel(_) => "qdisc fq_codel",
+    };
+    if !matches!(c.qdisc, QdiscConfig::PfifoFast { .. }) {
+        add("ap.pfifo_fast", "no pfifo_fast qdisc", qdisc);
+    }
+    if !matches!(c.qdisc, QdiscConfig::FqCodel(_)) {
+        add("ap.fq_codel", "no fq_codel qdisc", qdisc);
+    }
+    match c.mac {
+        MacConfig::Legacy { .. } => add("ap.fq_mac", "no FQ-MAC", "mac legacy"),
+        MacConfig::FqMac(_) => add("ap.legacy", "no legacy MAC FIFOs", "mac fq_mac"),
+    }
+    if matches!(c.scheduler, SchedulerConfig::RoundRobin) {
+        for keys in ["ap.airtime", "weight", "group"] {
+            add(keys, "no airtime scheduler", "scheduler round_robin");
+        }
+    }
+    if matches!(c.aql, AqlConfig::Off) {
+        add("ap.aql_limits", "no AQL", "aql off");
+    }
+    match c.driver {
+        DriverConfig::Softmac { .. } => add("ap.firmware", "no firmware driver", "driver softmac"),
+        DriverConfig::Firmware { mode, .. } => {
+            let has = match mode {
+                FirmwareMode::Pull { .. } => "driver firmware",
+                FirmwareMode::Push => "driver firmware_push",
+            };
+            add("ap.softmac", "no softmac driver", has);
+            if matches!(mode, FirmwareMode::Push) {
+                add("ap.firmware.fetch_frames", "no firmware that fetches", has);
+            }
+        }
+    }
+    out
+}
+
 fn tune_fq(p: &mut FqParams, f: &FqSection) {
     p.flows = f.flows.unwrap_or(p.flows);
     p.limit_packets = f.limit_packets.unwrap_or(p.limit_packets);
@@ -305,6 +419,52 @@ mod tests {
              mcs = 0\n[[traffic]]\ntest = \"udp_flood\"\n"
         );
         parse("t.toml", &text, &[]).unwrap().ap
+    }
+
+    #[test]
+    fn unused_keys_are_the_layers_a_configuration_lacks() {
+        let path = |raw: &str| super::super::overrides::Override::parse(raw).unwrap().path;
+        let keys = |preset: &str| -> Vec<&str> {
+            unused(&ApConfig::preset(preset).unwrap())
+                .iter()
+                .map(|u| u.keys)
+                .collect()
+        };
+        assert_eq!(
+            keys("fifo"),
+            [
+                "ap.fq_codel",
+                "ap.fq_mac",
+                "ap.airtime",
+                "weight",
+                "group",
+                "ap.aql_limits",
+                "ap.firmware"
+            ]
+        );
+        assert_eq!(
+            keys("airtime_aql"),
+            ["ap.pfifo_fast", "ap.fq_codel", "ap.legacy", "ap.firmware"]
+        );
+        let mut push = ApConfig::preset("airtime").unwrap();
+        push.driver = DriverConfig::firmware_push();
+        let push = unused(&push);
+        let covered = |raw: &str| push.iter().find(|u| u.covers(&path(raw))).map(|u| u.keys);
+        assert_eq!(
+            covered("ap.firmware.fetch_frames=4"),
+            Some("ap.firmware.fetch_frames")
+        );
+        assert_eq!(covered("ap.firmware.max_pending_frames=4"), None);
+        assert_eq!(covered("ap.softmac={max_subframes=8}"), Some("ap.softmac"));
+        assert_eq!(covered("ap.fq_codel.target_ms=1"), Some("ap.fq_codel"));
+        assert_eq!(covered("ap.fq_mac.target_ms=1"), None);
+        let rr = unused(&ApConfig::preset("fq_mac").unwrap());
+        let covered = |raw: &str| rr.iter().find(|u| u.covers(&path(raw))).map(|u| u.keys);
+        assert_eq!(covered("station.slow.weight=512"), Some("weight"));
+        assert_eq!(covered("station.0.group=\"g\""), Some("group"));
+        assert_eq!(covered("ap.group.0.weight=2"), Some("group"));
+        assert_eq!(covered("station.0.mcs=3"), None);
+        assert_eq!(covered("ap.airtime_x=1"), None);
     }
 
     #[test]

@@ -28,6 +28,7 @@ mod seed_figures;
 mod sparse;
 mod starvation;
 mod sweep;
+mod unused;
 mod variants;
 mod warmup;
 

@@ -148,7 +148,12 @@ fn bad_sweeps_are_refused_before_anything_runs() {
             .failure();
         String::from_utf8_lossy(&a.get_output().stderr).into_owned()
     };
-    let e = fails(&["--param", "ap.fq_mac.target_ms=20,100"]);
+    let e = fails(&[
+        "--configs",
+        "airtime",
+        "--param",
+        "ap.fq_mac.target_ms=20,100",
+    ]);
     assert!(
         e.contains("the sweep's point ap.fq_mac.target_ms=100")
             && e.contains("must be below the interval"),

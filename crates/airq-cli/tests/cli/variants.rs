@@ -181,18 +181,20 @@ fn a_comparison_of_identical_columns_is_refused() {
         "{err}"
     );
     assert!(files(dir.path()).is_empty(), "nothing ran");
-    // A --set that keeps the presets apart labels every column with it.
+    // A --set that keeps the presets apart labels every column that uses it.
     let a = airq()
         .arg("compare")
         .arg(&scenario)
-        .args(["--configs", "fq_codel,airtime", "--no-plots"])
+        .args(["--configs", "fq_mac,airtime", "--no-plots"])
         .args(["--set", "ap.fq_mac.target_ms=5", "-o"])
         .arg(dir.path())
         .assert()
         .success();
     let table = stdout(&a);
     assert!(
-        table.contains("fq_codel+fq_mac.target_ms=5") && table.contains("with --set"),
+        table.contains("fq_mac+fq_mac.target_ms=5")
+            && table.contains("airtime+fq_mac.target_ms=5")
+            && table.contains("with --set"),
         "{table}"
     );
 }

@@ -146,6 +146,7 @@ pub fn sweep(
                 overrides[overrides.len() - params.len()..].join(" ")
             ))
         })?;
+        crate::unused::check_params(params.iter().map(|p| p.key.as_str()), &made)?;
         for spec in &made {
             cells.push(Cell {
                 point: point.clone(),
