@@ -73,7 +73,7 @@ fn variant_line(m: &Metadata) -> String {
 /// Jain's index, or why there is none.
 fn jain_cell(r: &ResultsFile) -> String {
     r.airtime_jain()
-        .map_or("n/a (no airtime)".to_string(), |j| format!("{j:.3}"))
+        .map_or("n/a (nothing delivered)".to_string(), |j| format!("{j:.3}"))
 }
 
 /// The share of the measured time the channel was in use, or nothing over no time.

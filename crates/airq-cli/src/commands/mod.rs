@@ -182,14 +182,12 @@ pub fn collapse_warning(r: &ResultsFile) -> Option<String> {
     let m = &r.metadata;
     let total_mbps: f64 = r.stations.iter().map(|s| s.goodput_mbps).sum();
     Some(format!(
-        "airq: WARNING: {} under {} (seed {}): {:.0}% of the {} exchanges collided ({:.2} \
+        "airq: WARNING: {}: {:.0}% of the {} exchanges collided ({:.2} \
          s of collisions against {:.2} s of frames that got through): the channel \
          collapsed under the contention of {} stations, and delivered {total_mbps:.2} \
          Mbit/s in all. Its throughput and fairness figures are those of the collapse, \
          not of the AP's queueing.",
-        m.scenario,
-        m.variant,
-        m.seed,
+        m.run_name(),
         100.0 * c.collided_share(),
         c.exchanges,
         c.collision_s,
@@ -207,19 +205,25 @@ const COLLAPSE_MIN_EXCHANGES: u64 = 100;
 /// saturated voice queue, and a comparison may be about exactly that.)
 pub fn unsound(r: &ResultsFile) -> Vec<String> {
     let mut out: Vec<String> = stall_warning(r).into_iter().collect();
-    if r.stations
-        .iter()
-        .all(|s| s.rx_bytes_down == 0 && s.rx_bytes_up == 0)
-    {
+    if !r.delivered_any() {
         let m = &r.metadata;
+        let (down, up) = r.stations.iter().fold((0, 0), |(d, u), s| {
+            (d + s.rx_packets_down, u + s.rx_packets_up)
+        });
+        let one_way = if down + up > 0 {
+            format!(
+                " ({down} packets reached the stations and {up} came from them, none of \
+                 them a flow's data or a ping's answer)"
+            )
+        } else {
+            String::new()
+        };
         out.push(format!(
-            "airq: WARNING: {} under {} (seed {}): not one packet reached a station or \
-             came from one in the measured {} s: these are not the figures of a network \
-             with traffic. Check the traffic's stations, start and stop, and the warm-up \
-             (omit).",
-            m.scenario,
-            m.variant,
-            m.seed,
+            "airq: WARNING: {}: nothing was delivered end to end in the measured {} s: no \
+             flow had goodput and no ping was answered{one_way}. These are not the \
+             figures of a network with traffic. Check the stations' links, the traffic's \
+             stations, start and stop, and the warm-up (omit).",
+            m.run_name(),
             m.duration_s - m.omit_s
         ));
     }
@@ -252,13 +256,11 @@ pub fn stall_warning(r: &ResultsFile) -> Option<String> {
         String::new()
     };
     Some(format!(
-        "airq: WARNING: {} under {} (seed {}): the AP stalled {} time(s) — it held frames \
+        "airq: WARNING: {}: the AP stalled {} time(s) — it held frames \
          that no airtime limit held back while the medium stayed idle: {}{more}. These are \
          not the figures of a working AP: unless the scenario asks for it (a host latency \
          as long as the stall threshold), this is a defect of the model; please report it.",
-        m.scenario,
-        m.variant,
-        m.seed,
+        m.run_name(),
         r.stalls.len(),
         list.join("; ")
     ))
@@ -291,12 +293,10 @@ pub fn starvation_warning(r: &ResultsFile) -> Option<String> {
         String::new()
     };
     let head = format!(
-        "airq: WARNING: {} under {} (seed {}): the AP starved stations {} time(s): it \
+        "airq: WARNING: {}: the AP starved stations {} time(s): it \
          held packets for each, sent it nothing and delivered none for 1 s or more of the \
          measured time: {}{more}.",
-        m.scenario,
-        m.variant,
-        m.seed,
+        m.run_name(),
         r.starvation.len(),
         list.join("; ")
     );

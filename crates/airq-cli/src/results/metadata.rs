@@ -160,6 +160,22 @@ impl Metadata {
             .collect()
     }
 
+    /// The run as a warning names it: `scenario under variant with station.0.mcs=3
+    /// (seed 1)`, its label and every `--set` the label does not carry, so that the
+    /// points of a sweep are told apart.
+    pub fn run_name(&self) -> String {
+        let sets = self.unlabelled_overrides();
+        let sets = if sets.is_empty() {
+            String::new()
+        } else {
+            format!(" with {}", sets.join(" "))
+        };
+        format!(
+            "{} under {}{sets} (seed {})",
+            self.scenario, self.variant, self.seed
+        )
+    }
+
     /// What makes this run the run it is.
     pub fn key(&self) -> RunKey {
         RunKey {

@@ -112,13 +112,23 @@ impl ResultsFile {
         self.stations.iter().map(|s| s.goodput_mbps).sum()
     }
 
+    /// Whether any flow delivered something end to end in the measured time: a flow's
+    /// data (goodput) or a ping's reply. Packets that only got one way (pings that
+    /// reached a station whose replies were all lost) are not a delivery.
+    pub fn delivered_any(&self) -> bool {
+        self.stations.iter().any(|s| s.goodput_mbps > 0.0)
+            || self.flows.iter().any(|f| {
+                f.goodput_mbps > 0.0 || f.pings_sent.unwrap_or(0) > f.pings_lost.unwrap_or(0)
+            })
+    }
+
     /// Jain's fairness index of the stations' airtime shares (1: all equal); `None`
-    /// when no station used any airtime (all shares zero: equal, but not fair).
+    /// when nothing was delivered (the airtime of attempts that all failed is shared
+    /// by nobody who got anything: 1.000 there would read as a fair network) or no
+    /// station used any airtime (all shares zero: equal, but not fair).
     pub fn airtime_jain(&self) -> Option<f64> {
         let shares: Vec<f64> = self.stations.iter().map(|s| s.airtime_share).collect();
-        shares
-            .iter()
-            .any(|&s| s > 0.0)
+        (self.delivered_any() && shares.iter().any(|&s| s > 0.0))
             .then(|| airq_sim::metrics::jain(&shares))
     }
 

@@ -171,3 +171,42 @@ fn bad_sweeps_are_refused_before_anything_runs() {
         "nothing ran"
     );
 }
+
+#[test]
+fn a_point_that_delivers_nothing_has_no_fairness_index_and_its_warning_names_it() {
+    // The slow station's uplink at -30 dBm reaches nothing at 80 dB; at 0 dB it does.
+    let dir = tempfile::tempdir().unwrap();
+    let text = "name = \"oneway\"\nduration = 1.0\nseed = 3\n\n[[station]]\nname = \"sta\"\n\
+                standard = \"ht\"\nmcs = 0\nattenuation_db = 0.0\ntx_power_dbm = -30.0\n\n\
+                [[traffic]]\ntest = \"ping\"\ninterval_ms = 100\n";
+    let scenario = write(dir.path(), "oneway.toml", text);
+    let a = airq()
+        .arg("sweep")
+        .arg(&scenario)
+        .args(["--param", "station.sta.attenuation_db=0,80"])
+        .args(["--configs", "airtime", "--no-plots", "-o"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(
+        err.contains("oneway under airtime with station.sta.attenuation_db=80 (seed 3)")
+            && !err.contains("attenuation_db=0 "),
+        "{err}"
+    );
+    let table = stdout(&a);
+    let jain_rows: Vec<&str> = table
+        .lines()
+        .skip_while(|l| !l.starts_with("Jain's index"))
+        .collect();
+    assert!(
+        jain_rows
+            .iter()
+            .any(|l| l.starts_with("station.sta.attenuation_db=0 ") && l.ends_with("1.000"))
+            && jain_rows
+                .iter()
+                .any(|l| l.starts_with("station.sta.attenuation_db=80") && l.ends_with("n/a"))
+            && table.contains("n/a: no run of the point delivered a packet"),
+        "{table}"
+    );
+}

@@ -80,13 +80,43 @@ fn a_run_that_delivers_nothing_is_flagged() {
         .success();
     let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
     assert!(
-        err.contains("WARNING") && err.contains("not one packet reached a station"),
+        err.contains(
+            "WARNING: ping-small under airtime with omit=1.0 (seed 3): nothing was delivered"
+        ) && !err.contains("packets reached the stations"),
         "{err}"
     );
     let table = stdout(&a);
     assert!(
-        table.contains("Jain's index of airtime shares n/a (no airtime)"),
+        table.contains("Jain's index of airtime shares n/a (nothing delivered)"),
         "{table}"
     );
     assert!(!table.contains("1.000"), "{table}");
+}
+
+#[test]
+fn a_link_that_works_one_way_only_delivers_nothing() {
+    // The AP's pings reach the station; its replies, sent at -30 dBm, never arrive.
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = write(
+        dir.path(),
+        "oneway.toml",
+        "name = \"oneway\"\nduration = 2.0\nseed = 3\n\n[[station]]\nname = \"sta\"\n\
+         standard = \"ht\"\nmcs = 0\nattenuation_db = 80.0\ntx_power_dbm = -30.0\n\n\
+         [[traffic]]\ntest = \"ping\"\ninterval_ms = 100\n",
+    );
+    let a = airq()
+        .arg("run")
+        .arg(&scenario)
+        .arg("-o")
+        .arg(dir.path())
+        .assert()
+        .success();
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(
+        err.contains("nothing was delivered end to end")
+            && err.contains("20 packets reached the stations and 0 came from them"),
+        "{err}"
+    );
+    let table = stdout(&a);
+    assert!(table.contains("n/a (nothing delivered)"), "{table}");
 }

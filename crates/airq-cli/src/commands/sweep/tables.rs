@@ -237,6 +237,7 @@ pub(super) fn sweep_table(
         .unwrap_or(0)
         .max(12);
     let cols: Vec<usize> = variants.iter().map(|v| v.name.len().max(15)).collect();
+    let mut unmeasured = false;
     for (metric, title, decimals) in [
         ("total_goodput_mbps", "total goodput, Mbit/s", 2),
         ("airtime_jain", "Jain's index of airtime shares", 3),
@@ -253,11 +254,20 @@ pub(super) fn sweep_table(
                     .iter()
                     .find(|m| m.point == *point && m.variant == v.name && m.metric == metric)
                     .and_then(|m| m.stats)
-                    .map_or(String::new(), |s| s.show(decimals));
+                    .map_or_else(
+                        || {
+                            unmeasured = true;
+                            "n/a".to_string()
+                        },
+                        |s| s.show(decimals),
+                    );
                 let _ = write!(out, "  {cell:>w$}");
             }
             out.push('\n');
         }
+    }
+    if unmeasured {
+        out += "n/a: no run of the point delivered a packet (its WARNING says which)\n";
     }
     out
 }
