@@ -56,8 +56,15 @@ pub fn collect(
         .map(|(i, ((station, m), flows))| {
             let goodput = metrics.flows_goodput_mbps(flows);
             let mut summary = station_summary(station, m, goodput, shares[i]);
-            summary.ping_rtt_ms = ping_percentiles(metrics, flows);
-            summary.ping_loss = ping_loss(input, metrics, flows);
+            // A station's ping figures are its round trips to the server: a ping to
+            // another station (two hops through the AP) is its flow's alone.
+            let to_server: Vec<usize> = flows
+                .iter()
+                .copied()
+                .filter(|&f| input.bss.flows[f].peer().is_none())
+                .collect();
+            summary.ping_rtt_ms = ping_percentiles(metrics, &to_server);
+            summary.ping_loss = ping_loss(input, metrics, &to_server);
             // A cause only the time-based retry limit produces, listed when it is on:
             // results of runs without it stay as they were.
             if ap.retry_time.is_none() {
@@ -81,6 +88,9 @@ pub fn collect(
                 Direction::Uplink => "up",
             }
             .to_string(),
+            to: spec
+                .peer()
+                .map(|p| scenario.stations[p.index()].name.clone()),
             dscp: spec.dscp.get(),
             goodput_mbps: metrics.flow_goodput_mbps(i),
             rtt_ms: m

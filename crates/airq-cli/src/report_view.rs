@@ -317,10 +317,10 @@ fn split(values: &[f64], a: f64, b: f64) -> (Vec<f64>, Vec<f64>) {
     (part(share_a), part(1.0 - share_a))
 }
 
-/// Every ping reply of the station's flows, `(t_s, rtt_ms)` in time order.
+/// Every ping reply between the station and the server, `(t_s, rtt_ms)` in time order.
 fn ping_samples(r: &ResultsFile, station: &str) -> Vec<(f64, f64)> {
     let mut samples: Vec<(f64, f64)> = r
-        .station_flows(station)
+        .server_pings(station)
         .flat_map(|f| f.rtt_ms.iter().map(|&[t, ms]| (t, ms)))
         .collect();
     samples.sort_by(|a, b| a.0.total_cmp(&b.0));

@@ -178,6 +178,8 @@ pub struct FlowLine {
     pub test: String,
     /// `down` or `up`.
     pub direction: String,
+    /// The station a station-to-station ping goes to (`null` for other flows).
+    pub to: Option<String>,
     /// Its DiffServ codepoint.
     pub dscp: u8,
     /// Application bytes delivered per second.
@@ -224,6 +226,7 @@ fn flow_line(flow: usize, f: &FlowSummary) -> FlowLine {
         station: f.station.clone(),
         test: f.test.clone(),
         direction: f.direction.clone(),
+        to: f.to.clone(),
         dscp: f.dscp,
         goodput_mbps: f.goodput_mbps,
         ping: f.ping().map(|p| PingLine {
@@ -352,7 +355,7 @@ ping_p50_ms,ping_p90_ms,ping_p99_ms,drops,mean_delay_ms,max_delay_ms,mpdus_per_a
 pings_sent,ping_loss,overrides";
 
 /// The per-flow CSV's columns; those of another kind of flow are empty.
-pub const FLOWS_CSV_HEADER: &str = "scenario,seed,config,flow,station,test,direction,dscp,\
+pub const FLOWS_CSV_HEADER: &str = "scenario,seed,config,flow,station,test,direction,to,dscp,\
 goodput_mbps,pings_sent,pings_lost,ping_loss,ping_p50_ms,ping_p90_ms,ping_p99_ms,\
 tcp_retransmits,tcp_rto_timeouts,voip_mean_delay_ms,voip_jitter_ms,voip_loss,voip_mos,\
 pages,page_load_p50_s,page_load_p90_s,overrides";
@@ -438,13 +441,14 @@ pub fn flows_csv(runs: &[ResultsFile]) -> String {
             let (tcp, voip, web) = (l.tcp, l.voip, l.web);
             let _ = writeln!(
                 out,
-                "{},{},{},{i},{},{},{},{},{:.4},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{i},{},{},{},{},{},{:.4},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 csv_field(&m.scenario),
                 m.seed,
                 csv_field(&m.variant),
                 csv_field(&f.station),
                 f.test,
                 f.direction,
+                csv_field(f.to.as_deref().unwrap_or("")),
                 f.dscp,
                 f.goodput_mbps,
                 count(ping.and_then(|p| p.sent)),

@@ -286,12 +286,14 @@ fn flows(f: &mut Frame, r: &ResultsFile) {
     }
 }
 
-/// `flow`, `station`, `test`, `direction`, `dscp` of flow `i`.
+/// `flow`, `station`, `test`, `direction`, `to` (the pinged station of a
+/// station-to-station ping, else empty), `dscp` of flow `i`.
 fn flow_key<'a>(row: Row<'a>, i: usize, fl: &FlowSummary) -> Row<'a> {
     row.u64("flow", i as u64)
         .str("station", fl.station.as_str())
         .str("test", fl.test.as_str())
         .str("direction", fl.direction.as_str())
+        .str("to", fl.to.as_deref().unwrap_or(""))
         .u64("dscp", u64::from(fl.dscp))
 }
 

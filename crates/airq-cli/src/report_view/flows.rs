@@ -62,6 +62,7 @@ pub(super) fn flow_views(r: &ResultsFile, per_step: &PerStep) -> Result<Vec<Flow
                 test: f.test.clone(),
                 kind: kind_of(&f.test, f.tcp.is_some()),
                 direction,
+                to: f.to.clone(),
                 dscp: f.dscp,
                 goodput_mbps,
                 rtt_ms: f.rtt_ms.iter().map(|&[t, ms]| (t, ms)).collect(),

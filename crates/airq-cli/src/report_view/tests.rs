@@ -52,6 +52,7 @@ fn flow(
         station: station.into(),
         test: test.into(),
         direction: direction.into(),
+        to: None,
         dscp: 0,
         goodput_mbps: mbps,
         rtt_ms,

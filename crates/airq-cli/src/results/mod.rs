@@ -152,12 +152,17 @@ impl ResultsFile {
         self.flow_index.of(&self.flows, station)
     }
 
-    /// The ping figures of every ping flow of `station` together; `None` without ping.
+    /// The ping flows between `station` and the server (not those to another station,
+    /// whose round trips take two hops through the AP).
+    pub fn server_pings<'a>(&'a self, station: &str) -> impl Iterator<Item = &'a FlowSummary> {
+        self.station_flows(station)
+            .filter(|f| f.to.is_none() && (f.pings_sent.is_some() || !f.rtt_ms.is_empty()))
+    }
+
+    /// The ping figures of every ping between `station` and the server together; `None`
+    /// without one.
     pub fn station_ping(&self, station: &str) -> Option<PingStats> {
-        let flows: Vec<&FlowSummary> = self
-            .station_flows(station)
-            .filter(|f| f.pings_sent.is_some() || !f.rtt_ms.is_empty())
-            .collect();
+        let flows: Vec<&FlowSummary> = self.server_pings(station).collect();
         let rtts = flows.iter().flat_map(|f| f.rtt_ms.iter().map(|s| s[1]));
         // Loading refused a file whose requests add up past u64::MAX (`sums`); a file
         // built in memory saturates rather than panics.

@@ -144,6 +144,10 @@ pub struct FlowSummary {
     pub test: String,
     /// `down` (server → station) or `up`.
     pub direction: String,
+    /// The station a station-to-station ping goes to (relayed by the AP); absent for
+    /// every other flow.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
     /// Its DiffServ codepoint.
     pub dscp: u8,
     /// Application bytes delivered per second.

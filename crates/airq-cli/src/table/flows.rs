@@ -82,7 +82,10 @@ pub(super) fn flow_labels(flows: &[FlowSummary]) -> Vec<String> {
                 true => " ping",
                 false => "",
             };
-            format!("{} {}{ping} {} {class}", f.station, f.test, f.direction)
+            match &f.to {
+                Some(to) => format!("{} {} to {to} {class}", f.station, f.test),
+                None => format!("{} {}{ping} {} {class}", f.station, f.test, f.direction),
+            }
         })
         .collect();
     let mut total: HashMap<&str, usize> = HashMap::with_capacity(base.len());
@@ -349,6 +352,7 @@ mod tests {
             station: station.into(),
             test: test.into(),
             direction: "down".into(),
+            to: None,
             dscp: 0,
             goodput_mbps: 0.0,
             rtt_ms: Vec::new(),

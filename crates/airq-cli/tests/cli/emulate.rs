@@ -327,6 +327,7 @@ fn a_station_pings_another_through_the_ap() {
         v[v.len() / 2]
     };
     assert_eq!(r.flows[2].test, "ping");
+    assert_eq!(r.flows[2].to.as_deref(), Some("b"));
     assert!(r.flows[2].rtt_ms.len() >= 45);
     assert_eq!(r.flows[2].pings_lost, Some(0));
     for k in 0..3 {

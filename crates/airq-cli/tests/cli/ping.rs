@@ -1,5 +1,6 @@
 //! The `ping` test's `to` key: pings from stations to another station, relayed by the
-//! AP, reach the summary and the results file as the pinging station's.
+//! AP, are the pinging station's flows, named for the station they go to; the
+//! station's own ping figures stay its round trips to the server.
 
 use super::{run_json, write, PING};
 use airq_cli::results;
@@ -10,11 +11,26 @@ fn a_ping_to_a_station_is_measured_at_the_stations_pinging_it() {
     let text = PING.replace("interval_ms = 100", "interval_ms = 100\nto = \"slow\"");
     let path = write(dir.path(), "s2s.toml", &text);
     let s = run_json(dir.path(), "s.json", &path, &["--config", "fq_mac"]);
-    let stations = &s["runs"][0]["stations"];
-    // Every station but `slow` pings it: here only `fast`, whose RTTs these are.
-    let p50 = stations[0]["ping_rtt_ms"]["p50"].as_f64().unwrap();
-    assert!(p50 > 0.0, "{p50}");
-    assert!(stations[1]["ping_rtt_ms"]["p50"].is_null(), "{stations}");
+    let run = &s["runs"][0];
+    // Every station but `slow` pings it: here only `fast`, as its flow "to slow".
+    let flow = &run["flows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["test"] == "ping")
+        .unwrap();
+    assert_eq!(
+        (&flow["station"], &flow["to"]),
+        (&"fast".into(), &"slow".into())
+    );
+    assert!(
+        flow["ping"]["rtt_ms"]["p50"].as_f64().unwrap() > 0.0,
+        "{flow}"
+    );
+    // No station pinged the server: no station has ping figures of its own.
+    for st in run["stations"].as_array().unwrap() {
+        assert!(st["ping_rtt_ms"]["p50"].is_null(), "{st}");
+    }
     let file = dir
         .path()
         .join(results::file_name("ping-small", "fq_mac", 3));
@@ -22,11 +38,52 @@ fn a_ping_to_a_station_is_measured_at_the_stations_pinging_it() {
     let pings: Vec<_> = r.flows.iter().filter(|f| f.test == "ping").collect();
     assert_eq!(pings.len(), 1);
     assert_eq!(
-        (pings[0].station.as_str(), pings[0].direction.as_str()),
-        ("fast", "up")
+        (
+            pings[0].station.as_str(),
+            pings[0].direction.as_str(),
+            pings[0].to.as_deref()
+        ),
+        ("fast", "up", Some("slow"))
     );
     // 20 requests in 2 s, every one answered behind the floods with FQ-MAC.
     assert!(pings[0].rtt_ms.len() >= 19, "{:?}", pings[0].rtt_ms);
+    assert!(r.station_ping("fast").is_none());
+}
+
+/// A station that pings the server and another station: its ping figures are the
+/// server's round trips alone, and the table names the other ping by where it goes.
+#[test]
+fn a_stations_ping_figures_leave_its_pings_to_other_stations_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "{PING}\n[[traffic]]\ntest = \"ping\"\nstations = [\"fast\"]\nto = \"slow\"\n\
+         interval_ms = 100\n"
+    );
+    let path = write(dir.path(), "both.toml", &text);
+    let a = super::airq()
+        .arg("run")
+        .arg(&path)
+        .args(["--config", "airtime", "-o"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let out = super::stdout(&a);
+    let r = results::load(
+        &dir.path()
+            .join(results::file_name("ping-small", "airtime", 3)),
+    )
+    .unwrap();
+    let server = r
+        .flows
+        .iter()
+        .find(|f| f.station == "fast" && f.test == "ping" && f.to.is_none())
+        .unwrap();
+    let mine = r.station_ping("fast").unwrap();
+    assert_eq!(
+        (mine.sent, mine.received),
+        (server.pings_sent, server.rtt_ms.len() as u64)
+    );
+    assert!(out.contains("fast ping to slow BE"), "{out}");
 }
 
 /// `direction = "up"`: each station pings the server, as `ping` run on the station (and

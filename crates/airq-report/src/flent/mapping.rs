@@ -24,7 +24,8 @@
 //!   several stations in the order of `HTTP_GETTER_URLLIST`).
 //!
 //! Flows of one station, kind, direction and class are one series (their goodput summed,
-//! their samples merged); pings of one station are one series. Names flent has no test
+//! their samples merged); pings between one station and the server are one series, and
+//! each ping from a station to another its own (`Ping (ms) ICMP <host> to <peer>`). Names flent has no test
 //! for — UDP downloads (`UDP download [<host>]`), a second VoIP call
 //! (`VoIP::bitrate <host>`) — are kept so that no measured flow is lost.
 
@@ -123,6 +124,20 @@ impl StationFlows {
             .copied()
             .filter(|&f| run.flows[f].kind == kind)
             .collect()
+    }
+
+    /// Its pings: those with the server as one series, and each station-to-station ping
+    /// as a series of its own, `(peer's host, flow)`.
+    fn pings(&self, run: &RunView) -> (Vec<usize>, Vec<(String, usize)>) {
+        let mut server = Vec::new();
+        let mut peers = Vec::new();
+        for f in self.of_kind(run, FlowKind::Ping) {
+            match &run.flows[f].to {
+                Some(peer) => peers.push((flent_host(peer), f)),
+                None => server.push(f),
+            }
+        }
+        (server, peers)
     }
 
     fn has(&self, run: &RunView, kind: FlowKind) -> bool {
@@ -226,11 +241,17 @@ fn single_host(run: &RunView, sta: &StationFlows) -> Mapping {
             source: Source::Goodput(flows),
         });
     }
-    let pings = sta.of_kind(run, FlowKind::Ping);
+    let (pings, to_peers) = sta.pings(run);
     if !pings.is_empty() {
         series.push(Planned {
             name: "Ping (ms) ICMP".into(),
             source: Source::Rtt(pings),
+        });
+    }
+    for (peer, f) in to_peers {
+        series.push(Planned {
+            name: format!("Ping (ms) ICMP to {peer}"),
+            source: Source::Rtt(vec![f]),
         });
     }
     Mapping {
@@ -278,21 +299,27 @@ fn several_hosts(run: &RunView, stations: &[StationFlows]) -> Mapping {
                 FlowDirection::Up => streams[i].up = true,
             }
         }
-        let pings = sta.of_kind(run, FlowKind::Ping);
+        let (pings, to_peers) = sta.pings(run);
+        if (!pings.is_empty() || !to_peers.is_empty()) && streams.len() == before {
+            // A station that only pings is a stream without data (its ping is the
+            // stream's in flent).
+            streams.push(Stream {
+                host: sta.host.clone(),
+                dscp: 0,
+                down: false,
+                up: false,
+            });
+        }
         if !pings.is_empty() {
-            if streams.len() == before {
-                // A station that only pings is a stream without data (its ping is the
-                // stream's in flent).
-                streams.push(Stream {
-                    host: sta.host.clone(),
-                    dscp: 0,
-                    down: false,
-                    up: false,
-                });
-            }
             series.push(Planned {
                 name: format!("Ping (ms) ICMP {}", sta.host),
                 source: Source::Rtt(pings),
+            });
+        }
+        for (peer, f) in to_peers {
+            series.push(Planned {
+                name: format!("Ping (ms) ICMP {} to {peer}", sta.host),
+                source: Source::Rtt(vec![f]),
             });
         }
         for (d, flows) in sta.by_direction(run, FlowKind::Udp) {

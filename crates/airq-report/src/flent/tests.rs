@@ -36,6 +36,7 @@ fn flow(station: &str, test: &str, kind: FlowKind, direction: FlowDirection, dsc
         test: test.into(),
         kind,
         direction,
+        to: None,
         dscp,
         goodput_mbps: match kind {
             FlowKind::Ping | FlowKind::Http => Vec::new(),
@@ -382,6 +383,45 @@ fn voip_and_http_are_flents_mixins_beside_other_traffic() {
     assert_eq!(http[1]["val"], 500.0);
     assert_eq!(http[1]["t"], json!(demo_run().start_time_unix_s + 3.0));
     assert!(!names(&doc).iter().any(|n| n.starts_with("TCP upload")));
+}
+
+#[test]
+fn a_ping_to_another_station_is_a_series_of_its_own() {
+    let to_slow = |s: &str| FlowView {
+        to: Some("slow".into()),
+        rtt_ms: vec![(1.0, 30.0), (2.0, 31.0)],
+        ..flow(s, "ping", Ping, Up, 0)
+    };
+    // One station: its server ping and its ping to `slow`, each a series.
+    let run = with_flows(|i, s| match i {
+        0 => vec![flow(s, "ping", Ping, Down, 0), to_slow(s)],
+        _ => Vec::new(),
+    });
+    let doc = flent_document(&run, "demo", "demo (airtime, seed 1)", "x.flent.gz").unwrap();
+    assert_eq!(names(&doc), ["Ping (ms) ICMP", "Ping (ms) ICMP to slow"]);
+    let rtts = |name: &str| -> Vec<f64> {
+        doc["raw_values"][name]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v["val"].as_f64().unwrap())
+            .collect()
+    };
+    assert_eq!(rtts("Ping (ms) ICMP"), [5.0, 6.0]);
+    assert_eq!(rtts("Ping (ms) ICMP to slow"), [30.0, 31.0]);
+    // Several stations: named by host, a station that only pings another a stream.
+    let run = with_flows(|i, s| match i {
+        0 => vec![to_slow(s)],
+        _ => vec![flow(s, "ping", Ping, Down, 0)],
+    });
+    let doc = flent_document(&run, "demo", "demo (airtime, seed 1)", "x.flent.gz").unwrap();
+    assert!(
+        names(&doc).contains(&"Ping (ms) ICMP fast1 to slow".to_string())
+            && !names(&doc).contains(&"Ping (ms) ICMP fast1".to_string()),
+        "{:?}",
+        names(&doc)
+    );
+    assert_eq!(doc["metadata"]["HOSTS"][0], "fast1");
 }
 
 #[test]

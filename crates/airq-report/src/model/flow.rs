@@ -42,6 +42,8 @@ pub struct FlowView {
     pub kind: FlowKind,
     /// Which way its data goes.
     pub direction: FlowDirection,
+    /// The station a station-to-station ping goes to (`None` for every other flow).
+    pub to: Option<String>,
     /// Its DiffServ codepoint (0–63).
     pub dscp: u8,
     /// Application goodput per step, Mbit/s, indexed as the stations' series; empty when
