@@ -67,7 +67,13 @@ pub fn validate(
     let omit = match raw.omit.filter(|&s| s != 0.0) {
         None => Duration::ZERO,
         Some(s) => {
-            let omit = seconds(s).map_err(|why| at(KeyPath::key("omit"), why))?;
+            let omit = seconds(s).map_err(|why| {
+                let why = match s < 0.0 {
+                    true => format!("must be 0 s (no warm-up) to 1e7 s, got {s}"),
+                    false => why,
+                };
+                at(KeyPath::key("omit"), why)
+            })?;
             if omit >= duration {
                 return Err(at(
                     KeyPath::key("omit"),

@@ -49,7 +49,7 @@ fn a_warm_up_is_left_out_of_the_summaries_but_not_the_series() {
     }
     for (bad, why) in [
         ("2", "must end before the run"),
-        ("-1", "must be above 0 s"),
+        ("-1", "must be 0 s (no warm-up) to 1e7 s, got -1"),
     ] {
         let a = airq()
             .arg("run")
