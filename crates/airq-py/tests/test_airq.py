@@ -40,8 +40,11 @@ def test_the_flagship_runs_briefly_under_its_preset():
     se = res.series
     assert len(se) % 3 == 0 and se.t_s.max() == pytest.approx(4.0)
     assert set(res.flows.test) == {"tcp_download", "ping"}
+    # No station pings another: every flow's and reply's `to` is empty.
+    assert (res.flows.to == "").all()
     pings = res.pings
     assert set(pings.station) == set(STATIONS) and (pings.rtt_ms > 0).all()
+    assert (pings.to == "").all()
     assert set(res.flow_series.columns) >= {"t_s", "flow", "tcp_cwnd", "tcp_rtt_ms"}
     assert len(res.ap_series) == len(se) // 3
     assert res.warnings == []
