@@ -9,6 +9,7 @@ use airq_sim::ap::ApConfig;
 use airq_sim::apps::traffic::{App, Direction, FlowSpec, Load, SATURATED_BACKLOG_PACKETS};
 use airq_sim::bss::{BssScenario, Simulation};
 use airq_sim::net::dscp::{Dscp, RRUL_CLASSES};
+use airq_sim::station::StationQueue;
 
 /// Most queue-depth samples a run keeps.
 const MAX_QUEUE_SAMPLES: u64 = 1_000_000;
@@ -41,6 +42,14 @@ pub fn build(scenario: &Scenario, config: &str) -> Result<SimInputs, CliError> {
     }
     let stations = scenario.stations.iter().map(|s| s.link.clone()).collect();
     let mut bss = BssScenario::new(scenario.bss.clone(), stations, flows);
+    // FIFOs unless a station asks for other queues.
+    if scenario
+        .stations
+        .iter()
+        .any(|s| s.queue != StationQueue::Fifo)
+    {
+        bss.station_queues = scenario.stations.iter().map(|s| s.queue.clone()).collect();
+    }
     bss.wired = scenario.wired;
     if let Some(p) = scenario.station_queue_packets {
         bss.station_queue_packets = p;

@@ -172,6 +172,16 @@ pub enum RateControlName {
     MinstrelHt,
 }
 
+/// `queue`: the station's own queues above its radio.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StationQueueName {
+    /// One FIFO per AC (`pfifo_fast` under `mq`): an unmodified client.
+    Fifo,
+    /// mac80211's FQ-CoDel per TID (FQ-MAC) under `noqueue`.
+    FqMac,
+}
+
 /// How a scheduled attenuation goes from one point to the next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -293,6 +303,8 @@ pub struct StationSection {
     pub tx_power_dbm: Option<f64>,
     /// `fixed` (default) or `minstrel_ht`: how each PPDU's rate is chosen, both ways.
     pub rate_control: Option<RateControlName>,
+    /// `fifo` (default) or `fq_mac`: the station's own queues.
+    pub queue: Option<StationQueueName>,
     /// Airtime weight, µs per scheduler round (256 by default).
     pub weight: Option<u32>,
     /// The `[[ap.group]]` the station belongs to.

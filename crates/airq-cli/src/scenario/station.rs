@@ -5,11 +5,13 @@
 //! channel (`airq_sim::phy::channel`) whose SNR decides its errors.
 
 use super::file::{
-    AttenuationChangeName, AttenuationDb, RateControlName, StandardName, StationSection,
+    AttenuationChangeName, AttenuationDb, RateControlName, StandardName, StationQueueName,
+    StationSection,
 };
 use super::location::{KeyPath, SourceMap};
 use super::units;
 use crate::error::CliError;
+use airq::fq::FqParams;
 use airq::phy::{Band, ChannelWidth, DsssPreamble, GuardInterval, HeGi, PhyKind, Rate};
 use airq::Instant;
 use airq_sim::mac::link::StationLink;
@@ -18,6 +20,7 @@ use airq_sim::mac::rate_control::minstrel_ht::MinstrelHtParams;
 use airq_sim::mac::rate_control::RateControlConfig;
 use airq_sim::phy::attenuation::{Attenuation, AttenuationChange, AttenuationError};
 use airq_sim::phy::channel::StationChannel;
+use airq_sim::station::StationQueue;
 
 /// One station of the BSS, as the simulator and the results name it.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,6 +33,8 @@ pub struct Station {
     pub weight_us: Option<u32>,
     /// The `[[ap.group]]` it is in.
     pub group: Option<String>,
+    /// Its own queues for its uplink.
+    pub queue: StationQueue,
     /// Which `[[station]]` table it came from.
     pub table: usize,
 }
@@ -103,6 +108,7 @@ pub fn expand(
                 ),
             ));
         }
+        let queue = station_queue(s.queue, &rate);
         for n in 1..=count {
             let name = if s.count.is_none() {
                 s.name.clone()
@@ -117,6 +123,7 @@ pub fn expand(
                 link: link.clone(),
                 weight_us: s.weight,
                 group: s.group.clone(),
+                queue: queue.clone(),
                 table: i,
             });
         }
@@ -125,6 +132,19 @@ pub fn expand(
 }
 
 type KeyError = (&'static str, String);
+
+/// The station's queues: FQ-MAC with mac80211's defaults, whose memory limit is 4 MiB
+/// on hardware without VHT (`ieee80211_txq_setup_flows`): a station at a VHT or HE rate
+/// has it, one at an older rate is taken not to.
+fn station_queue(name: Option<StationQueueName>, rate: &Rate) -> StationQueue {
+    match name {
+        None | Some(StationQueueName::Fifo) => StationQueue::Fifo,
+        Some(StationQueueName::FqMac) => StationQueue::FqMac(match rate {
+            Rate::Vht(_) | Rate::He(_) => FqParams::default(),
+            _ => FqParams::mac80211_non_vht(),
+        }),
+    }
+}
 
 /// The link's rate control; Minstrel-HT only where Linux's runs (HT and VHT groups).
 fn rate_control(s: &StationSection, rate: &Rate) -> Result<RateControlConfig, KeyError> {
@@ -414,6 +434,7 @@ mod tests {
             attenuation_change: None,
             tx_power_dbm: None,
             rate_control: None,
+            queue: None,
             weight: None,
             group: None,
             qos: None,

@@ -27,6 +27,7 @@ mod scenarios;
 mod seed_figures;
 mod sparse;
 mod starvation;
+mod station_queue;
 mod sweep;
 mod unused;
 mod variants;

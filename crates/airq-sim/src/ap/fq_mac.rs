@@ -9,7 +9,7 @@ use crate::net::packet::SimPacket;
 use airq::fq::{DropReason, FqParams, FqStats, TinId};
 use airq::{Fq, Instant};
 
-pub(super) struct FqMac {
+pub(crate) struct FqMac {
     fq: Fq<SimPacket>,
     /// Per station-TID.
     tins: Vec<TinId>,
@@ -17,7 +17,7 @@ pub(super) struct FqMac {
 
 impl FqMac {
     /// Validated parameters only (the caller checks them).
-    pub(super) fn new(params: FqParams, keys: usize) -> Option<FqMac> {
+    pub(crate) fn new(params: FqParams, keys: usize) -> Option<FqMac> {
         let mut fq = Fq::new(params).ok()?;
         let tins = (0..keys).map(|_| fq.add_tin()).collect();
         Some(FqMac { fq, tins })
@@ -25,7 +25,7 @@ impl FqMac {
 
     /// Queues a packet in its station-TID's tin; packets the global limits drop (from any
     /// tin, possibly this packet) go to `on_drop`.
-    pub(super) fn enqueue(
+    pub(crate) fn enqueue(
         &mut self,
         key: TxqKey,
         packet: SimPacket,
@@ -42,7 +42,7 @@ impl FqMac {
     }
 
     /// The next packet of the station-TID; CoDel's drops go to `on_drop`.
-    pub(super) fn dequeue(
+    pub(crate) fn dequeue(
         &mut self,
         key: TxqKey,
         now: Instant,
@@ -56,22 +56,22 @@ impl FqMac {
             .flatten()
     }
 
-    pub(super) fn has_queue(&self, key: TxqKey) -> bool {
+    pub(crate) fn has_queue(&self, key: TxqKey) -> bool {
         self.fq.has_queue(self.tins[key.index()]).unwrap_or(false)
     }
 
     /// Packets queued for the station-TID.
-    pub(super) fn backlog_packets(&self, key: TxqKey) -> u32 {
+    pub(crate) fn backlog_packets(&self, key: TxqKey) -> u32 {
         self.fq
             .tin_stats(self.tins[key.index()])
             .map_or(0, |s| s.backlog_packets)
     }
 
-    pub(super) fn stats(&self) -> FqStats {
+    pub(crate) fn stats(&self) -> FqStats {
         self.fq.stats()
     }
 
-    pub(super) fn assert_invariants(&self) {
+    pub(crate) fn assert_invariants(&self) {
         self.fq.assert_invariants();
     }
 }

@@ -41,7 +41,7 @@ pub mod config;
 mod deadlines;
 mod error;
 mod firmware;
-mod fq_mac;
+pub(crate) mod fq_mac;
 mod just_in_time;
 mod ledger;
 mod legacy_mac;

@@ -15,7 +15,7 @@ use crate::mac::exchange::{
 use crate::mac::frame::{Mpdu, Ppdu};
 use crate::mac::link::BssConfig;
 use crate::mac::medium::{Access, EdcafId, Medium};
-use crate::mac::txpath::Dropped;
+use crate::mac::txpath::{Dropped, TxPath};
 use crate::metrics::{Metrics, StationMetrics};
 use crate::net::packet::{NodeId, SimPacket};
 use crate::phy::noise::db_to_ratio;
@@ -78,6 +78,9 @@ pub(super) struct Air {
     winners: Vec<EdcafId>,
     internal: Vec<EdcafId>,
     spare: ExchangeReport,
+    /// What the winners' transmit paths dropped taking their frames, until
+    /// [`Air::take_dropped`].
+    dropped: Dropped,
 }
 
 impl Air {
@@ -93,7 +96,13 @@ impl Air {
             winners: Vec::new(),
             internal: Vec::new(),
             spare: ExchangeReport::default(),
+            dropped: Vec::new(),
         }
+    }
+
+    /// What the transmit paths dropped taking the frames of the exchange last started.
+    pub fn take_dropped(&mut self) -> Dropped {
+        std::mem::take(&mut self.dropped)
     }
 
     /// Activates or deactivates `node`'s data EDCA functions by whether it has frames.
@@ -184,7 +193,7 @@ impl Air {
                     let node = id.node();
                     let (frame, airtime) = match nodes.block_ack_req(node, ac) {
                         Some(bar) => (Frame::BlockAckReq(bar), block_ack_req_airtime(bss)),
-                        None => match nodes.tx_path(node).next_ppdu(ac, now) {
+                        None => match next_ppdu(nodes.tx_path(node), ac, now, &mut self.dropped) {
                             Some(ppdu) => {
                                 let airtime = exchange_airtime(bss, &ppdu);
                                 (Frame::Data(ppdu), airtime)
@@ -486,4 +495,12 @@ fn station_of(src: NodeId, dst: NodeId) -> StationId {
         (NodeId::Sta(s), _) | (_, NodeId::Sta(s)) => s,
         (NodeId::Ap, NodeId::Ap) => unreachable!("the AP does not send to itself"),
     }
+}
+
+/// The PPDU `path` sends for `ac` at `now`, and what it dropped taking its frames, into
+/// `dropped`.
+fn next_ppdu(path: &mut dyn TxPath, ac: Ac, now: Instant, dropped: &mut Dropped) -> Option<Ppdu> {
+    let ppdu = path.next_ppdu(ac, now);
+    path.take_dropped(dropped);
+    ppdu
 }

@@ -89,6 +89,10 @@ impl Simulation {
         let ends = self
             .air
             .start_exchange(self.now, &self.scenario.bss, &mut self.nodes);
+        let dropped = self.air.take_dropped();
+        if !dropped.is_empty() {
+            self.account_drops(dropped);
+        }
         if let Some(at) = ends {
             self.events.schedule(at, Event::ExchangeEnd);
         }

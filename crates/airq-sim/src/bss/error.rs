@@ -52,6 +52,9 @@ pub enum SimError {
     /// The AP's own EDCA set ([`BssConfig::ap_edca`](crate::mac::link::BssConfig::ap_edca))
     /// has a TXOP limit other than the stations': aggregates are sized by the stations'.
     ApTxopLimit,
+    /// A station's FQ-MAC parameters are invalid, or stations are given more queues
+    /// than there are stations.
+    StationQueue(StationId),
 }
 
 impl std::fmt::Display for SimError {
@@ -97,6 +100,11 @@ impl std::fmt::Display for SimError {
             SimError::RateControl { station, reason } => {
                 write!(f, "station {}: {reason}", station.0)
             }
+            SimError::StationQueue(station) => write!(
+                f,
+                "station {}: its FQ-MAC parameters are out of range, or it is not in the BSS",
+                station.0
+            ),
             SimError::ApTxopLimit => write!(
                 f,
                 "the AP's own EDCA parameters must keep the stations' TXOP limits \

@@ -36,7 +36,7 @@ use crate::metrics::{
 use crate::net::dscp::tid_for_dscp;
 use crate::net::packet::NodeId;
 pub use crate::net::wired::WiredLink;
-use crate::station::{StationTx, STATION_QUEUE_PACKETS};
+use crate::station::{StationQueue, StationTx, STATION_QUEUE_PACKETS};
 use airq::{Ac, Duration, Instant, StationId, Tid};
 
 /// The default stall threshold: 100 ms of an idle medium while the AP holds frames no
@@ -53,6 +53,9 @@ pub struct BssScenario {
     pub wired: WiredLink,
     /// Packets a station's own queues hold.
     pub station_queue_packets: usize,
+    /// Each station's queues, by index; a station past the end (all of them when it is
+    /// empty) has FIFOs ([`StationQueue::Fifo`]).
+    pub station_queues: Vec<StationQueue>,
     /// Step of the time series (flent's default 200 ms); `None` takes no samples.
     pub sample_step: Option<Duration>,
     /// Step of the AP queue-depth samples behind the depth histograms (finer than the
@@ -77,6 +80,7 @@ impl BssScenario {
             flows,
             wired: WiredLink::default(),
             station_queue_packets: STATION_QUEUE_PACKETS,
+            station_queues: Vec::new(),
             sample_step: Some(Duration::from_millis(200)),
             queue_sample_step: Some(Duration::from_millis(10)),
             stall_after: Some(DEFAULT_STALL_AFTER),
@@ -185,6 +189,15 @@ impl Simulation {
             return Err(SimError::ApTxopLimit);
         }
         let stations_count = scenario.stations.len();
+        if scenario.station_queues.len() > stations_count {
+            return Err(SimError::StationQueue(StationId(stations_count as u32)));
+        }
+        for (i, q) in scenario.station_queues.iter().enumerate() {
+            if let StationQueue::FqMac(p) = q {
+                p.validate()
+                    .map_err(|_| SimError::StationQueue(StationId(i as u32)))?;
+            }
+        }
         for (flow, spec) in scenario.flows.iter().enumerate() {
             if spec.station.index() >= stations_count {
                 return Err(SimError::UnknownStation {
@@ -249,12 +262,17 @@ impl Simulation {
         let n = scenario.stations.len();
         let bss = &scenario.bss;
         let queue_packets = scenario.station_queue_packets;
+        let fifo = StationQueue::Fifo;
         let mut stations: Vec<StationTx> = scenario
             .stations
             .iter()
             .enumerate()
-            .map(|(i, link)| StationTx::new(StationId(i as u32), bss, link, queue_packets))
-            .collect();
+            .map(|(i, link)| {
+                let queue = scenario.station_queues.get(i).unwrap_or(&fifo);
+                StationTx::new(StationId(i as u32), bss, link, queue_packets, queue)
+                    .ok_or(SimError::StationQueue(StationId(i as u32)))
+            })
+            .collect::<Result<_, _>>()?;
         install_rate_control(&root, &scenario.stations, &mut ap, &mut stations)?;
         let lowest_ack = ack_duration(&bss.beacon_rate, bss.band);
         let edca = bss.edca;

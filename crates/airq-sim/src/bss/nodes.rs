@@ -66,10 +66,7 @@ impl Nodes {
                 debug_assert!(result.is_ok(), "flows are checked against the stations");
                 result.unwrap_or_default()
             }
-            NodeId::Sta(s) => match self.stations[s.index()].enqueue(packet, now) {
-                Ok(()) => Vec::new(),
-                Err(dropped) => vec![dropped],
-            },
+            NodeId::Sta(s) => self.stations[s.index()].enqueue(packet, now),
         }
     }
 

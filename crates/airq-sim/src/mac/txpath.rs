@@ -116,4 +116,8 @@ pub trait TxPath {
     /// received MPDUs in `acked`, those given up at the retry limit in `given_up`
     /// (their packets in `dropped`, with whatever else the call dropped).
     fn tx_done(&mut self, ppdu: Ppdu, airtime: Duration, now: Instant) -> (TxOutcome, TxOutput);
+
+    /// Moves what the path dropped while [`next_ppdu`](Self::next_ppdu) took frames
+    /// (CoDel at dequeue) to `out`; a path that drops nothing there has nothing to move.
+    fn take_dropped(&mut self, _out: &mut Dropped) {}
 }

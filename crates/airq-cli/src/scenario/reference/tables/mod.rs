@@ -53,6 +53,7 @@ const GROUP_MODES: &[&str] = &["share", "limit"];
 const PATH_LOSS_MODELS: &[&str] = &["tgax_residential", "tgax_enterprise"];
 const ATTENUATION_CHANGES: &[&str] = &["step", "ramp"];
 const RATE_CONTROLS: &[&str] = &["fixed", "minstrel_ht"];
+const STATION_QUEUES: &[&str] = &["fifo", "fq_mac"];
 
 /// Every table of the schema, in the order the reference lists them.
 pub fn tables() -> Vec<TableDoc> {

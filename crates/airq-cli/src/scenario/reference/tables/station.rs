@@ -171,6 +171,21 @@ pub(super) fn station() -> TableDoc {
                  with the last rate used.",
             ),
             key(
+                "queue",
+                Kind::Choice(STATION_QUEUES),
+                "",
+                "fifo",
+                "fifo, fq_mac",
+                "\"fq_mac\"",
+                "The station's own queues for its uplink. fifo: one 1000-packet FIFO per \
+                 AC (pfifo_fast under mq, an unmodified client), so its upload holds its \
+                 download's ACKs and its ping replies. fq_mac: mac80211's FQ-CoDel per TID \
+                 under noqueue, as a Linux client whose driver has wake_tx_queue (every \
+                 mac80211 driver since Linux 6.2) runs it: 4096 flows, 8192 packets, \
+                 quantum 300 B, CoDel 20 ms / 100 ms with ECN, a memory limit of 16 MiB \
+                 for a VHT or HE station and 4 MiB for others (ieee80211_txq_setup_flows).",
+            ),
+            key(
                 "qos",
                 Kind::Boolean,
                 "",
