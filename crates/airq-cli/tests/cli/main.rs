@@ -51,6 +51,17 @@ pub fn udp_scenario() -> PathBuf {
     scenarios_dir().join("udp-flood-anomaly.toml")
 }
 
+/// The results files in `dir`, by name, sorted.
+pub fn results_files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json.gz"))
+        .collect();
+    names.sort();
+    names
+}
+
 /// A minimal valid scenario: one slow and one fast HT station, UDP flood.
 pub const SMALL: &str = r#"name = "small"
 duration = 1.0

@@ -3,18 +3,8 @@
 //! others' labels and noted, a sweep over one is refused, and a scenario's own such
 //! keys are noted.
 
-use super::{airq, stdout, write, SMALL};
+use super::{airq, results_files, stdout, write, SMALL};
 use std::path::Path;
-
-fn results(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".json.gz"))
-        .collect();
-    names.sort();
-    names
-}
 
 fn fails(dir: &Path, args: &[&str]) -> String {
     let a = airq().args(args).arg("-o").arg(dir).assert().failure();
@@ -103,7 +93,7 @@ fn a_set_no_run_uses_is_refused_before_anything_runs() {
         e.contains("variant `rr` (--variant): `ap.airtime.use_rx=false` changes nothing"),
         "{e}"
     );
-    assert!(results(dir.path()).is_empty(), "nothing ran");
+    assert!(results_files(dir.path()).is_empty(), "nothing ran");
 }
 
 #[test]
@@ -128,7 +118,7 @@ fn a_set_some_runs_use_labels_only_those_and_is_noted() {
     assert!(!out.contains("fifo+fq_mac"), "{out}");
     assert!(out.contains("airtime+fq_mac.target_ms=5"), "{out}");
     assert_eq!(
-        results(dir.path()),
+        results_files(dir.path()),
         [
             "small-airtime+fq_mac.target_ms=5-seed3.json.gz",
             "small-fifo-seed3.json.gz"
@@ -165,14 +155,14 @@ fn a_sweep_over_a_key_some_variants_ignore_is_refused() {
             && e.contains("--configs"),
         "{e}"
     );
-    assert!(results(dir.path()).is_empty(), "nothing ran");
+    assert!(results_files(dir.path()).is_empty(), "nothing ran");
     airq()
         .args(["-q", "sweep", s, "--configs", "fq_codel", "--no-plots"])
         .args(["--param", "ap.fq_codel.target_ms=1,20", "-o"])
         .arg(dir.path())
         .assert()
         .success();
-    assert_eq!(results(dir.path()).len(), 2);
+    assert_eq!(results_files(dir.path()).len(), 2);
 }
 
 #[test]

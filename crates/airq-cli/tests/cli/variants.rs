@@ -3,7 +3,7 @@
 //! settings never overwrite each other; a comparison whose columns would be one result
 //! twice is refused; outputs are checked before anything is simulated.
 
-use super::{airq, json, stdout, write, SMALL};
+use super::{airq, json, results_files, stdout, write, SMALL};
 use airq_cli::results;
 use std::path::Path;
 
@@ -19,16 +19,6 @@ fn grid() -> String {
          [[variant]]\nname = \"fq_mac+airtime\"\npreset = \"fifo\"\n\
          set = {{ \"ap.mac\" = \"fq_mac\", \"ap.scheduler\" = \"airtime\" }}\n"
     )
-}
-
-fn files(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".json.gz"))
-        .collect();
-    names.sort();
-    names
 }
 
 #[test]
@@ -55,7 +45,7 @@ fn a_scenarios_variants_are_compared_by_default_and_label_everything() {
         "the table says what a variant is:\n{table}"
     );
     assert_eq!(
-        files(&out),
+        results_files(&out),
         [
             "small-fq_mac+airtime-seed3.json.gz",
             "small-fq_mac+rr-seed3.json.gz",
@@ -93,7 +83,7 @@ fn a_scenarios_variants_are_compared_by_default_and_label_everything() {
         .collect();
     assert_eq!(configs.len(), 4);
     // `show` of the four files is one comparison again.
-    let paths: Vec<_> = files(&out).iter().map(|f| out.join(f)).collect();
+    let paths: Vec<_> = results_files(&out).iter().map(|f| out.join(f)).collect();
     let shown = stdout(&airq().arg("show").args(&paths).assert().success());
     assert!(shown.contains("legacy+airtime"), "{shown}");
 }
@@ -140,7 +130,7 @@ fn command_line_variants_and_overrides_name_their_files_apart() {
         .assert()
         .success();
     assert_eq!(
-        files(dir.path()),
+        results_files(dir.path()),
         [
             "small-airtime+fq_mac.target_ms=5-seed3.json.gz",
             "small-airtime+fq_mac.target_ms=50-seed3.json.gz",
@@ -180,7 +170,7 @@ fn a_comparison_of_identical_columns_is_refused() {
         err.contains("`fifo` and `fq_codel` would simulate exactly the same AP and scenario"),
         "{err}"
     );
-    assert!(files(dir.path()).is_empty(), "nothing ran");
+    assert!(results_files(dir.path()).is_empty(), "nothing ran");
     // A --set that keeps the presets apart labels every column that uses it.
     let a = airq()
         .arg("compare")
@@ -347,9 +337,9 @@ fn seeds_repeat_every_variant_and_the_table_shows_the_spread() {
     assert!(total["mean"].as_f64().unwrap() > 1.0 && total["ci95"].as_f64().unwrap() >= 0.0);
     assert!(table.starts_with("small: 3 seeds (10, 11, 12)"), "{table}");
     assert!(table.contains(" ± "), "{table}");
-    assert_eq!(files(dir.path()).len(), 6);
+    assert_eq!(results_files(dir.path()).len(), 6);
     // `show` of the six files is the same table again, whatever order they come in.
-    let mut paths: Vec<_> = files(dir.path())
+    let mut paths: Vec<_> = results_files(dir.path())
         .iter()
         .map(|f| dir.path().join(f))
         .collect();
@@ -479,7 +469,7 @@ fn runs_with_different_stations_line_up_by_name() {
     let shown = stdout(
         &airq()
             .arg("show")
-            .args(files(dir.path()).iter().map(|f| dir.path().join(f)))
+            .args(results_files(dir.path()).iter().map(|f| dir.path().join(f)))
             .assert()
             .success(),
     );
