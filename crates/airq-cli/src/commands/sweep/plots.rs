@@ -43,6 +43,8 @@ pub(super) fn figure(
         None => SweepAxis::Categories(swept.values.iter().map(|v| unquoted(v)).collect()),
     };
     let mut lines = Vec::new();
+    // Points a drawn line has no value at: said in the caption, not left to the axis.
+    let mut missing: Vec<(String, Vec<String>)> = Vec::new();
     for v in variants {
         for rest in grid(&params[1..]) {
             let name = std::iter::once(v.name.clone())
@@ -54,6 +56,7 @@ pub(super) fn figure(
                 )
                 .collect::<Vec<_>>()
                 .join(" ");
+            let mut gaps = Vec::new();
             let points: Vec<SweepPoint> = (0..swept.values.len())
                 .filter_map(|i| {
                     let point: Vec<usize> =
@@ -63,8 +66,11 @@ pub(super) fn figure(
                             && m.variant == v.name
                             && m.station == "*"
                             && m.metric == metric
-                    })?;
-                    let stats = m.stats.filter(|_| m.lost == 0)?;
+                    });
+                    let Some(stats) = m.and_then(|m| m.stats.filter(|_| m.lost == 0)) else {
+                        gaps.push(i);
+                        return None;
+                    };
                     Some(SweepPoint {
                         x: numbers.as_ref().map_or(i as f64, |xs| xs[i]),
                         mean: stats.mean,
@@ -73,6 +79,13 @@ pub(super) fn figure(
                 })
                 .collect();
             if !points.is_empty() {
+                for i in gaps {
+                    let at = format!("{}={}", swept.key, unquoted(&swept.values[i]));
+                    match missing.iter_mut().find(|(a, _)| *a == at) {
+                        Some((_, names)) => names.push(name.clone()),
+                        None => missing.push((at, vec![name.clone()])),
+                    }
+                }
                 lines.push(SweepLine { name, points });
             }
         }
@@ -87,10 +100,18 @@ pub(super) fn figure(
     } else {
         format!("{} s", m.duration_s)
     };
+    let gaps: String = missing
+        .iter()
+        .map(|(at, names)| format!("; no value at {at} for {}", names.join(", ")))
+        .collect();
+    let gaps = match gaps.is_empty() {
+        true => gaps,
+        false => format!("{gaps} (nothing delivered, or a percentile among lost pings)"),
+    };
     Some(SweepFigure {
         title: format!("{scenario}: {y_label} vs {}", swept.key),
         caption: format!(
-            "{seeds} seed(s) from {}, {window} of each run, mean ± 95% CI",
+            "{seeds} seed(s) from {}, {window} of each run, mean ± 95% CI{gaps}",
             m.seed
         ),
         x_label: swept.key.clone(),
@@ -98,4 +119,67 @@ pub(super) fn figure(
         x,
         lines,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::repeat::MeanCi;
+
+    fn mean(x: usize, value: Option<f64>) -> Mean {
+        Mean {
+            point: vec![x],
+            variant: "airtime".into(),
+            preset: "airtime".into(),
+            station: "*".into(),
+            metric: "airtime_jain",
+            stats: value.map(|mean| MeanCi {
+                mean,
+                ci95: None,
+                n: 1,
+            }),
+            lost: 0,
+            seeds: 1,
+        }
+    }
+
+    /// A point without a value (a run that delivered nothing) is named in the caption,
+    /// not left for the reader to miss on the axis.
+    #[test]
+    fn a_point_without_a_value_is_named_in_the_caption() {
+        let corpus = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../fuzz/corpus/results_file/kitchen-sink-plain-seed2.json.gz"
+        );
+        let first = crate::results::load(std::path::Path::new(corpus)).unwrap();
+        let params = [Param::parse("station.sta.attenuation_db=0,80").unwrap()];
+        let variants = [Variant::preset("airtime")];
+        let jain = |means: &[Mean]| {
+            figure(
+                "s",
+                &params,
+                means,
+                &variants,
+                &first,
+                "airtime_jain",
+                "Jain",
+            )
+        };
+        let whole = jain(&[mean(0, Some(1.0)), mean(1, Some(0.9))]).unwrap();
+        assert!(!whole.caption.contains("no value"), "{}", whole.caption);
+        let gap = jain(&[mean(0, Some(1.0)), mean(1, None)]).unwrap();
+        assert_eq!(gap.lines[0].points.len(), 1);
+        assert!(
+            gap.caption.ends_with(
+                "; no value at station.sta.attenuation_db=80 for airtime (nothing delivered, \
+                 or a percentile among lost pings)"
+            ),
+            "{}",
+            gap.caption
+        );
+        // Without the point's row at all (no seed had a value), the same.
+        let absent = jain(&[mean(0, Some(1.0))]).unwrap();
+        assert_eq!(absent.caption, gap.caption);
+        assert!(jain(&[mean(0, None), mean(1, None)]).is_none());
+    }
 }
