@@ -7,7 +7,7 @@
 
 use crate::build::SimInputs;
 use crate::error::CliError;
-use crate::run_set::RunSpec;
+use crate::run_set::{unquoted, RunSpec};
 use crate::scenario::ap::{unused, Unused};
 use crate::scenario::overrides::Override;
 use crate::scenario::{Scenario, Variant};
@@ -56,7 +56,7 @@ pub fn of_run(
                 has: format!("its own preset, {p}"),
             }),
             // The variant's name says it already.
-            (Some(asked), None) if v.name == asked.replace('"', "") => continue,
+            (Some(asked), None) if v.name == unquoted(asked) => continue,
             _ => unused_by(raw),
         };
         match why {

@@ -6,7 +6,7 @@ use super::ap_file::{
     ApSection, AqlKind, DriverKind, FqSection, GroupModeName, MacKind, QdiscKind, SchedulerKind,
 };
 use super::location::{KeyPath, Seg, SourceMap};
-use super::station::Station;
+use super::station::{has_vht, Station};
 use super::units;
 use crate::error::CliError;
 use airq::airtime::{GroupMode, SchedulingMode};
@@ -29,6 +29,10 @@ pub struct ApSpec {
     /// `file:line` of `[ap]`.
     origin: String,
     stations: usize,
+    /// Whether the AP has VHT: when no station has a VHT or HE rate it is taken to be an
+    /// 802.11n AP, as the seeds' ath9k, and mac80211 gives its FQ-MAC 4 MiB of memory
+    /// instead of 16 (`ieee80211_txq_setup_flows`).
+    vht: bool,
 }
 
 impl ApSpec {
@@ -139,6 +143,7 @@ impl ApSpec {
             groups,
             origin: map.origin(&KeyPath::key("ap")),
             stations: stations.len(),
+            vht: stations.iter().any(|s| has_vht(&s.link.rate)),
         };
         spec.config(&preset)?;
         Ok(spec)
@@ -161,6 +166,9 @@ impl ApSpec {
                 MacKind::Legacy => MacConfig::legacy(),
                 MacKind::FqMac => MacConfig::fq_mac(),
             };
+        }
+        if let (MacConfig::FqMac(p), false) = (&mut c.mac, self.vht) {
+            p.memory_limit_bytes = FqParams::mac80211_non_vht().memory_limit_bytes;
         }
         if let Some(k) = s.scheduler {
             c.scheduler = match k {
@@ -413,10 +421,16 @@ mod tests {
 
     /// `ap_lines` in `[ap]` of a two-station scenario.
     fn spec(ap_lines: &str) -> ApSpec {
+        spec_of(ap_lines, "ht")
+    }
+
+    /// `ap_lines` in `[ap]` of a scenario with an MCS 7 and an MCS 0 station of
+    /// `standard`.
+    fn spec_of(ap_lines: &str, standard: &str) -> ApSpec {
         let text = format!(
             "name = \"t\"\nduration = 1.0\n[ap]\n{ap_lines}\n[[station]]\nname = \"a\"\n\
-             standard = \"ht\"\nmcs = 7\n[[station]]\nname = \"b\"\nstandard = \"ht\"\n\
-             mcs = 0\n[[traffic]]\ntest = \"udp_flood\"\n"
+             standard = \"{standard}\"\nmcs = 7\n[[station]]\nname = \"b\"\n\
+             standard = \"{standard}\"\nmcs = 0\n[[traffic]]\ntest = \"udp_flood\"\n"
         );
         parse("t.toml", &text, &[]).unwrap().ap
     }
@@ -469,7 +483,7 @@ mod tests {
 
     #[test]
     fn without_changes_a_preset_is_the_simulators() {
-        let s = spec("");
+        let s = spec_of("", "vht");
         assert_eq!(s.preset, "airtime");
         for name in PRESET_NAMES {
             assert_eq!(
@@ -478,6 +492,28 @@ mod tests {
                 "{name}"
             );
         }
+    }
+
+    /// mac80211 gives hardware without VHT 4 MiB instead of 16 (ieee80211_txq_setup_flows);
+    /// an AP whose stations are all HT is taken to be such hardware.
+    #[test]
+    fn an_ap_without_vht_stations_has_4_mib_of_fq_mac_memory() {
+        let memory = |s: &ApSpec, preset: &str| match s.config(preset).unwrap().mac {
+            MacConfig::FqMac(p) => Some(p.memory_limit_bytes),
+            MacConfig::Legacy { .. } => None,
+        };
+        for standard in ["ht", "vht", "he"] {
+            let s = spec_of("", standard);
+            let expected = if standard == "ht" { 4 << 20 } else { 16 << 20 };
+            assert_eq!(memory(&s, "airtime"), Some(expected), "{standard}");
+            assert_eq!(memory(&s, "fifo"), None);
+        }
+        let set = spec("[ap.fq_mac]\nmemory_limit_bytes = 1000000");
+        assert_eq!(
+            memory(&set, "fq_mac"),
+            Some(1_000_000),
+            "the scenario's own"
+        );
     }
 
     #[test]

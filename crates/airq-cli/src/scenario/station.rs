@@ -133,15 +133,21 @@ pub fn expand(
 
 type KeyError = (&'static str, String);
 
+/// Whether a radio at `rate` has VHT: one at a VHT or HE rate has, one at an older rate
+/// is taken not to (the seeds' ath9k, HT only).
+pub fn has_vht(rate: &Rate) -> bool {
+    matches!(rate, Rate::Vht(_) | Rate::He(_))
+}
+
 /// The station's queues: FQ-MAC with mac80211's defaults, whose memory limit is 4 MiB
-/// on hardware without VHT (`ieee80211_txq_setup_flows`): a station at a VHT or HE rate
-/// has it, one at an older rate is taken not to.
+/// on hardware without VHT (`ieee80211_txq_setup_flows`).
 fn station_queue(name: Option<StationQueueName>, rate: &Rate) -> StationQueue {
     match name {
         None | Some(StationQueueName::Fifo) => StationQueue::Fifo,
-        Some(StationQueueName::FqMac) => StationQueue::FqMac(match rate {
-            Rate::Vht(_) | Rate::He(_) => FqParams::default(),
-            _ => FqParams::mac80211_non_vht(),
+        Some(StationQueueName::FqMac) => StationQueue::FqMac(if has_vht(rate) {
+            FqParams::default()
+        } else {
+            FqParams::mac80211_non_vht()
         }),
     }
 }

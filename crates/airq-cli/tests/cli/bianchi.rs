@@ -77,8 +77,7 @@ fn simulate(dir: &std::path::Path, n: u32) -> (f64, String) {
         .success();
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     let file = dir.join(format!("b{n}-fifo-seed1.json.gz"));
-    let gz = std::fs::File::open(&file).unwrap();
-    let r: serde_json::Value = serde_json::from_reader(flate2::read::GzDecoder::new(gz)).unwrap();
+    let r = super::results_json(&file);
     assert_eq!(
         r["metadata"]["bss_timing"]
             .as_str()

@@ -56,15 +56,7 @@ fn the_sparse_station_waits_behind_one_aggregate_not_two() {
         .map(|e| e.unwrap().path())
         .find(|p| p.to_string_lossy().contains("jit-jit-seed"))
         .unwrap();
-    let text = {
-        use std::io::Read;
-        let mut s = String::new();
-        flate2::read::GzDecoder::new(std::fs::File::open(results).unwrap())
-            .read_to_string(&mut s)
-            .unwrap();
-        s
-    };
-    let r: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let r = super::results_json(&results);
     let jit = &r["aggregation"]["just_in_time"];
     assert!(jit["scheduled"].as_u64().unwrap() > 1000, "{jit}");
     assert_eq!(jit["late"], 0, "{jit}");

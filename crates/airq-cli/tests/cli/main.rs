@@ -12,6 +12,7 @@ mod flent;
 mod fuzz_targets;
 mod just_in_time;
 mod loss;
+mod memory_limit;
 mod outputs;
 mod pcap;
 mod ping;
@@ -166,6 +167,12 @@ pub fn tshark_fields(pcap: &Path, fields: &[&str]) -> String {
 /// The JSON file at `path`.
 pub fn json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The results file (gzipped JSON) at `path`.
+pub fn results_json(path: &Path) -> serde_json::Value {
+    let gz = std::fs::File::open(path).unwrap();
+    serde_json::from_reader(flate2::read::GzDecoder::new(gz)).unwrap()
 }
 
 /// `airq -q compare` of the scenario text with each `--variant` of `variants` (in

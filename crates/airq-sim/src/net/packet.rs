@@ -113,9 +113,36 @@ pub struct SimPacket {
 // Every queue of the simulator holds packets by value: one cache line each.
 const _: () = assert!(size_of::<SimPacket>() <= 64);
 
+/// `SKB_DATA_ALIGN(sizeof(struct sk_buff))` on x86_64: 232 bytes rounded up to the
+/// 64-byte cache line (include/linux/skbuff.h).
+const SK_BUFF_BYTES: u32 = 256;
+/// `SKB_DATA_ALIGN(sizeof(struct skb_shared_info))` on x86_64 (17 page fragments).
+const SHARED_INFO_BYTES: u32 = 320;
+/// The receive buffer a NIC puts a frame of up to the MTU in: half a 4 KiB page, as
+/// igb, ixgbe and i40e do (`igb_build_skb` hands `build_skb` 2048 bytes, of which the
+/// `skb_shared_info` at the end takes its part).
+const RX_BUFFER_BYTES: u32 = 2048;
+
+/// Memory a packet of `len` bytes holds in Linux, `skb->truesize`: what mac80211's and
+/// fq_codel's memory limits count. A packet the AP forwards was received by its NIC into
+/// a 2 KiB buffer, whatever its length: `__build_skb_around` sets `SKB_TRUESIZE(2048 -
+/// shared info)`, 2304 bytes, for a 64-byte ACK as for a 1500-byte segment; a longer
+/// packet (no MTU here allows one) counts its length with the overheads
+/// (`SKB_TRUESIZE`). Packets a station's stack makes are counted the same way: a TCP
+/// segment's `sk_buff` with its payload in page fragments comes to about as much.
+pub const fn truesize(len_bytes: u32) -> u32 {
+    let data = RX_BUFFER_BYTES - SHARED_INFO_BYTES;
+    let data = if len_bytes > data { len_bytes } else { data };
+    data.saturating_add(SK_BUFF_BYTES + SHARED_INFO_BYTES)
+}
+
 impl Packet for SimPacket {
     fn len_bytes(&self) -> u32 {
         self.len_bytes
+    }
+
+    fn truesize_bytes(&self) -> u32 {
+        truesize(self.len_bytes)
     }
 
     fn flow_hash(&self) -> u32 {
@@ -142,6 +169,18 @@ impl Packet for SimPacket {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `SKB_TRUESIZE(2048 - 320)` = 1728 + 256 + 320 for any frame that fits the buffer:
+    /// 4 MiB then holds 1820 packets, where counting lengths let 2796 full-size ones in.
+    #[test]
+    fn truesize_is_the_receive_buffers() {
+        assert_eq!(truesize(64), 2304);
+        assert_eq!(truesize(1500), 2304);
+        assert_eq!(truesize(1728), 2304);
+        assert_eq!(truesize(3000), 3576);
+        assert_eq!(truesize(u32::MAX), u32::MAX);
+        assert_eq!((4 << 20) / truesize(1500), 1820);
+    }
 
     #[test]
     fn relay_to_holds_a_station_or_none() {

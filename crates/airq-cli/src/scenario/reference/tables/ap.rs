@@ -119,8 +119,14 @@ pub(super) fn table_key(name: &'static str, example: &'static str) -> KeyDoc {
     )
 }
 
-/// `[ap.fq_codel]` or `[ap.fq_mac]`, whose defaults are `d`.
-pub(super) fn fq(path: &'static str, about: &'static str, d: FqParams) -> TableDoc {
+/// `[ap.fq_codel]` or `[ap.fq_mac]`, whose defaults are `d` (the memory limit's
+/// described by `memory_default`).
+pub(super) fn fq(
+    path: &'static str,
+    about: &'static str,
+    d: FqParams,
+    memory_default: String,
+) -> TableDoc {
     let (quantum_bytes, quantum_frames) = match d.quantum {
         Quantum::Bytes(n) => (n.to_string(), "none (a byte quantum)".to_string()),
         Quantum::Frames(n) => ("none (a frame quantum)".to_string(), n.to_string()),
@@ -152,10 +158,11 @@ pub(super) fn fq(path: &'static str, about: &'static str, d: FqParams) -> TableD
                 "memory_limit_bytes",
                 Kind::Integer,
                 "bytes",
-                d.memory_limit_bytes.to_string(),
+                memory_default,
                 "1 or more",
                 "4194304",
-                "Global limit on queued memory (packets' truesize).",
+                "Global limit on queued memory, counted as Linux's skb->truesize: 2304 \
+                 bytes a packet (a NIC's 2 KiB receive buffer with its sk_buff).",
             ),
             key(
                 "quantum_bytes",

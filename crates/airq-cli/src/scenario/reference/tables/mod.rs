@@ -83,6 +83,7 @@ pub fn tables() -> Vec<TableDoc> {
             "Parameters of the fq_codel qdisc (RFC 8290), wherever it is in use; defaults \
              of net/sched/sch_fq_codel.c fq_codel_init.",
             fq_codel_defaults(),
+            fq_codel_defaults().memory_limit_bytes.to_string(),
         ),
         TableDoc {
             path: "ap.legacy",
@@ -104,6 +105,11 @@ pub fn tables() -> Vec<TableDoc> {
              use; defaults of include/net/fq_impl.h fq_init and net/mac80211/tx.c \
              ieee80211_txq_setup_flows.",
             FqParams::default(),
+            format!(
+                "{}; {} when no station has a VHT or HE rate (an AP without VHT)",
+                FqParams::default().memory_limit_bytes,
+                FqParams::mac80211_non_vht().memory_limit_bytes
+            ),
         ),
         airtime(),
         aql_limits(),
