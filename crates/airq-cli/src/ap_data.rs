@@ -33,6 +33,10 @@ pub fn ap_data(ap: &ApConfig) -> Value {
     };
     m.insert("mac".into(), mac.into());
     m.insert(key.into(), params);
+    // Only when on, so that files of runs without it stay as they were.
+    if ap.slow_station_codel {
+        m.insert("slow_station_codel".into(), true.into());
+    }
     match &ap.scheduler {
         SchedulerConfig::RoundRobin => {
             m.insert("scheduler".into(), "round_robin".into());

@@ -268,6 +268,7 @@ fn station_summary(
         rate_control: rate_control_name(&station.link.rate_control),
         radio_down: radio_summary(&station.link, &m.radio_down),
         radio_up: radio_summary(&station.link, &m.radio_up),
+        codel: None,
     }
 }
 

@@ -38,6 +38,7 @@ fn station(name: &str, down_bytes: u64, up_bytes: u64, down_s: f64, up_s: f64) -
         rate_control: None,
         radio_down: None,
         radio_up: None,
+        codel: None,
     }
 }
 

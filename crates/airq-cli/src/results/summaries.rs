@@ -300,6 +300,33 @@ pub struct StationSummary {
     /// The same, station → AP.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub radio_up: Option<RadioSummary>,
+    /// The CoDel parameters FQ-MAC judged its TXQs by at the end of the run, when they
+    /// were set per station (`[ap] slow_station_codel`); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub codel: Option<CodelSummary>,
+}
+
+/// CoDel's parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CodelSummary {
+    /// Acceptable standing sojourn time, ms.
+    pub target_ms: f64,
+    /// The window the sojourn time is judged over, ms.
+    pub interval_ms: f64,
+    /// ECN-capable packets are marked instead of dropped.
+    pub ecn: bool,
+}
+
+impl From<airq::codel::CodelParams> for CodelSummary {
+    fn from(p: airq::codel::CodelParams) -> CodelSummary {
+        let ms = |d: airq::Duration| d.as_nanos() as f64 / 1e6;
+        CodelSummary {
+            target_ms: ms(p.target),
+            interval_ms: ms(p.interval),
+            ecn: p.ecn,
+        }
+    }
 }
 
 impl StationSummary {

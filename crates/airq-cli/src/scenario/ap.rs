@@ -212,6 +212,11 @@ impl ApSpec {
             (s.fq_codel.is_some(), "ap.fq_codel", "[ap.fq_codel]"),
             (s.legacy.is_some(), "ap.legacy", "[ap.legacy]"),
             (s.fq_mac.is_some(), "ap.fq_mac", "[ap.fq_mac]"),
+            (
+                s.slow_station_codel.is_some(),
+                "ap.slow_station_codel",
+                "ap.slow_station_codel",
+            ),
             (s.airtime.is_some(), "ap.airtime", "[ap.airtime]"),
             (s.aql_limits.is_some(), "ap.aql_limits", "[ap.aql_limits]"),
             (s.softmac.is_some(), "ap.softmac", "[ap.softmac]"),
@@ -259,6 +264,7 @@ impl ApSpec {
                 if let Some(f) = &s.fq_mac {
                     tune_fq(p, f);
                 }
+                c.slow_station_codel = s.slow_station_codel.unwrap_or(false);
             }
         }
         if let (SchedulerConfig::Airtime(p), Some(a)) = (&mut c.scheduler, &s.airtime) {
@@ -361,7 +367,10 @@ pub fn unused(c: &ApConfig) -> Vec<Unused> {
         add("ap.fq_codel", "no fq_codel qdisc", qdisc);
     }
     match c.mac {
-        MacConfig::Legacy { .. } => add("ap.fq_mac", "no FQ-MAC", "mac legacy"),
+        MacConfig::Legacy { .. } => {
+            add("ap.fq_mac", "no FQ-MAC", "mac legacy");
+            add("ap.slow_station_codel", "no FQ-MAC", "mac legacy");
+        }
         MacConfig::FqMac(_) => add("ap.legacy", "no legacy MAC FIFOs", "mac fq_mac"),
     }
     if matches!(c.scheduler, SchedulerConfig::RoundRobin) {
@@ -449,6 +458,7 @@ mod tests {
             [
                 "ap.fq_codel",
                 "ap.fq_mac",
+                "ap.slow_station_codel",
                 "ap.airtime",
                 "weight",
                 "group",

@@ -27,6 +27,8 @@ pub struct ApSection {
     /// How long the host's driver takes to act on a completion or a firmware fetch, µs
     /// (default 50).
     pub host_latency_us: Option<f64>,
+    /// FQ-MAC's CoDel parameters per station, as mac80211 set them from 2016 to 2025.
+    pub slow_station_codel: Option<bool>,
     /// Parameters of the pfifo_fast qdisc.
     pub pfifo_fast: Option<PfifoFastSection>,
     /// Parameters of the fq_codel qdisc.

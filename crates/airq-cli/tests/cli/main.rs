@@ -26,6 +26,7 @@ mod reproduce;
 mod retry_time;
 mod scenarios;
 mod seed_figures;
+mod slow_station_codel;
 mod sparse;
 mod starvation;
 mod station_queue;

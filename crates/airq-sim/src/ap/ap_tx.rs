@@ -15,6 +15,7 @@ use super::qdisc::Qdisc;
 use super::qos_aggregate::QosCombine;
 use super::soft_admission::{AdmissionCounters, SoftAdmission};
 use super::softmac::Softmac;
+use super::station_codel::StationCodel;
 use super::stats::{ApBacklog, LayerBacklog, StationTxStats};
 use super::txq_key::TxqKey;
 use crate::engine::rng::RngStream;
@@ -215,6 +216,12 @@ impl ApTx {
         mac_tx.sizing = config.aggregation.sizing.map(AggregateSizing::new);
         mac_tx.qos = config.aggregation.qos.map(|p| QosCombine::new(p, stations));
         mac_tx.retry_time = config.retry_time;
+        if config.slow_station_codel {
+            mac_tx.station_codel = Some(StationCodel::new(stations));
+            for s in 0..stations as u32 {
+                mac_tx.update_station_codel(StationId(s));
+            }
+        }
         if let (Driver::Softmac(d), Some(p)) = (&mut driver, config.aggregation.just_in_time) {
             d.jit = Some(Box::new(JitTimer::new(p)));
         }
@@ -705,9 +712,20 @@ impl ApTx {
         match self.mac_tx.rate_control.get_mut(station.index()) {
             Some(rc) => {
                 *rc = rate_control;
+                self.mac_tx.update_station_codel(station);
                 true
             }
             None => false,
+        }
+    }
+
+    /// The CoDel parameters FQ-MAC judges `station`'s TXQs by now (they change with
+    /// its expected throughput when [`ApConfig::slow_station_codel`] is on); `None`
+    /// without FQ-MAC or for no such station.
+    pub fn station_codel(&self, station: StationId) -> Option<airq::codel::CodelParams> {
+        match &self.mac_tx.mac {
+            MacLayer::FqMac(fq) => fq.station_codel(station),
+            MacLayer::Legacy(_) => None,
         }
     }
 

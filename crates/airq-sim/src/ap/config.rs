@@ -303,6 +303,10 @@ pub struct ApConfig {
     /// A time-based retry limit on the AP's MPDUs (seed 000 §4.1,
     /// [`crate::mac::retry_time`]); `None` (the default, as Linux): the retry count only.
     pub retry_time: Option<RetryTimeParams>,
+    /// FQ-MAC's CoDel parameters per station as mac80211 set them from 2016 to 2025
+    /// ([`super::station_codel`]): a station slower than 6 Mbit/s times the stations
+    /// gets 50 ms / 300 ms without ECN. Off by default, as Linux since the revert.
+    pub slow_station_codel: bool,
 }
 
 impl ApConfig {
@@ -403,6 +407,9 @@ impl ApConfig {
         }
         if self.aggregation.qos.is_some() && !matches!(self.mac, MacConfig::FqMac(_)) {
             return Err(ApConfigError::QosAggregateWithoutFqMac);
+        }
+        if self.slow_station_codel && !matches!(self.mac, MacConfig::FqMac(_)) {
+            return Err(ApConfigError::SlowStationCodelWithoutFqMac);
         }
         let softmac = matches!(self.driver, DriverConfig::Softmac { .. });
         self.aggregation

@@ -64,6 +64,8 @@ pub enum ApConfigError {
     /// Combined QoS aggregates without FQ-MAC (the seed's proposal is over mac80211's
     /// TXQs).
     QosAggregateWithoutFqMac,
+    /// CoDel parameters per station without FQ-MAC (they are FQ-MAC's CoDel's).
+    SlowStationCodelWithoutFqMac,
     /// A BSS parameter the transmit path cannot work with.
     Bss(&'static str),
     /// A station's link parameter the transmit path cannot work with.
@@ -137,6 +139,10 @@ impl fmt::Display for ApConfigError {
             ApConfigError::QosAggregateWithoutFqMac => write!(
                 f,
                 "qos_aggregate needs mac fq_mac: it holds VO frames in mac80211's TXQs"
+            ),
+            ApConfigError::SlowStationCodelWithoutFqMac => write!(
+                f,
+                "slow_station_codel needs mac fq_mac: it sets the CoDel of FQ-MAC's TXQs"
             ),
             ApConfigError::Bss(reason) => write!(f, "BSS: {reason}"),
             ApConfigError::Link { station, reason } => write!(f, "{station}: {reason}"),

@@ -6,8 +6,9 @@
 use super::txq_key::TxqKey;
 use crate::mac::txpath::DropCause;
 use crate::net::packet::SimPacket;
+use airq::codel::CodelParams;
 use airq::fq::{DropReason, FqParams, FqStats, TinId};
-use airq::{Fq, Instant};
+use airq::{Fq, Instant, StationId};
 
 pub(crate) struct FqMac {
     fq: Fq<SimPacket>,
@@ -54,6 +55,21 @@ impl FqMac {
             })
             .ok()
             .flatten()
+    }
+
+    /// Judges every TID of `station` by `codel` instead of the FQ-MAC's own parameters
+    /// (`None`: by those again).
+    pub(crate) fn set_station_codel(&mut self, station: StationId, codel: Option<CodelParams>) {
+        for key in TxqKey::of_station(station) {
+            let set = self.fq.set_tin_codel(self.tins[key.index()], codel);
+            debug_assert!(set.is_ok(), "{set:?}");
+        }
+    }
+
+    /// The CoDel parameters `station`'s TIDs are judged by.
+    pub(crate) fn station_codel(&self, station: StationId) -> Option<CodelParams> {
+        let key = TxqKey::of_station(station).next()?;
+        self.fq.tin_codel(*self.tins.get(key.index())?).ok()
     }
 
     pub(crate) fn has_queue(&self, key: TxqKey) -> bool {

@@ -10,6 +10,7 @@ use super::aql_gate::AqlGate;
 use super::ledger::{Layer, Ledger};
 use super::mac_layer::MacLayer;
 use super::qos_aggregate::{carrier_keys, vo_keys, QosCombine};
+use super::station_codel::StationCodel;
 use super::txq_key::TxqKey;
 use crate::mac::frame::{Mpdu, Ppdu};
 use crate::mac::link::{BssConfig, StationLink};
@@ -21,7 +22,7 @@ use crate::net::packet::{NodeId, SimPacket};
 use airq::aggregate::AggregateSizing;
 use airq::airtime::{AirtimeScheduler, SchedulingMode, TxqId};
 use airq::phy::Rate;
-use airq::{Ac, Duration, Instant, StationId};
+use airq::{Ac, Duration, Instant, StationId, Tid};
 
 pub(super) struct MacTx {
     pub(super) bss: BssConfig,
@@ -50,6 +51,8 @@ pub(super) struct MacTx {
     pub(super) retry_time: Option<RetryTimeParams>,
     /// Combined QoS aggregates, if on ([`super::qos_aggregate`]).
     pub(super) qos: Option<QosCombine>,
+    /// FQ-MAC's CoDel parameters per station, if on ([`super::station_codel`]).
+    pub(super) station_codel: Option<StationCodel>,
 }
 
 /// What a completion freed, for the driver model.
@@ -107,6 +110,7 @@ impl MacTx {
             sizing: None,
             retry_time: None,
             qos: None,
+            station_codel: None,
         }
     }
 
@@ -530,13 +534,31 @@ impl MacTx {
             now,
             mac.has_queue(key),
         );
-        Some(Completed {
+        let completed = Completed {
             key,
             frames,
             woke,
             outcome,
             riders: rider_keys,
-        })
+        };
+        // Minstrel-HT may have updated its rates (mac80211 then passes the expected
+        // throughput on to the station's CoDel parameters).
+        if self.rate_control[station.index()].is_adaptive() {
+            self.update_station_codel(station);
+        }
+        Some(completed)
+    }
+
+    /// `sta_update_codel_params` for `station`, if FQ-MAC's CoDel parameters are set per
+    /// station ([`super::station_codel`]).
+    pub(super) fn update_station_codel(&mut self, station: StationId) {
+        if self.station_codel.is_none() {
+            return;
+        }
+        let ampdu = self.aggregates(TxqKey::new(station, Tid::new(0).expect("TID 0")));
+        if let (Some(sc), MacLayer::FqMac(fq)) = (&mut self.station_codel, &mut self.mac) {
+            sc.update(fq, station, &self.rate_control[station.index()], ampdu);
+        }
     }
 
     /// Charges RX airtime of a PPDU received from `station` on `tid`.

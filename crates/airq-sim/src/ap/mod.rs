@@ -53,6 +53,7 @@ mod qdisc;
 mod qos_aggregate;
 mod soft_admission;
 mod softmac;
+pub mod station_codel;
 pub mod stats;
 mod txq_key;
 

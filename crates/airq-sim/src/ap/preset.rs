@@ -78,6 +78,7 @@ impl ApConfig {
             admission: None,
             aggregation: Default::default(),
             retry_time: None,
+            slow_station_codel: false,
         })
     }
 

@@ -33,6 +33,12 @@ impl TxqKey {
         self.0 as usize
     }
 
+    /// Every key of `station`, in TID order.
+    pub fn of_station(station: StationId) -> impl Iterator<Item = TxqKey> {
+        let first = station.0 * Tid::COUNT as u32;
+        (first..first + Tid::COUNT as u32).map(TxqKey)
+    }
+
     /// Every key of `stations` stations, in index order.
     pub fn all(stations: usize) -> impl Iterator<Item = TxqKey> {
         (0..(stations * Tid::COUNT) as u32).map(TxqKey)
@@ -53,5 +59,9 @@ mod tests {
         );
         assert_eq!(k.index(), 300 * 16 + 5);
         assert_eq!(TxqKey::all(2).count(), 32);
+        let of_300: Vec<TxqKey> = TxqKey::of_station(StationId(300)).collect();
+        assert_eq!(of_300.len(), Tid::COUNT);
+        assert!(of_300.iter().all(|k| k.station() == StationId(300)));
+        assert_eq!(of_300[5], k);
     }
 }

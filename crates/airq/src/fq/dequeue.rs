@@ -5,8 +5,6 @@
 use super::backlog::{FlowQueue, Levels};
 use super::drop::{DropReason, Dropped};
 use super::ids::TinId;
-use super::list::Drr;
-use super::tin::Tin;
 use super::{Fq, FqError};
 use crate::packet::Packet;
 use crate::time::Instant;
@@ -40,6 +38,7 @@ impl<P: Packet> Fq<P> {
             ..
         } = self;
         let t = &mut tins[slot];
+        let cparams = t.codel.as_ref().unwrap_or(&params.codel);
         loop {
             let (id, from_new) = if let Some(id) = t.new_flows.front(drr) {
                 if drr[id.index()].deficit <= 0 {
@@ -66,22 +65,22 @@ impl<P: Packet> Fq<P> {
                     backlogged: &mut *backlogged,
                 },
             };
-            let packet = codel[id.index()].dequeue(
-                &params.codel,
-                &mut t.stats.codel,
-                now,
-                &mut queue,
-                |packet| {
+            let packet =
+                codel[id.index()].dequeue(cparams, &mut t.stats.codel, now, &mut queue, |packet| {
                     on_drop(Dropped {
                         packet,
                         reason: DropReason::Codel,
                         tin,
                         flow: id,
                     })
-                },
-            );
+                });
             let Some(packet) = packet else {
-                take_front(t, drr, from_new);
+                let list = if from_new {
+                    &mut t.new_flows
+                } else {
+                    &mut t.old_flows
+                };
+                list.pop_front(drr);
                 if from_new && !t.old_flows.is_empty() {
                     t.old_flows.push_back(drr, id);
                 } else {
@@ -97,15 +96,5 @@ impl<P: Packet> Fq<P> {
             stats.tx_packets += 1;
             return Ok(Some(packet));
         }
-    }
-}
-
-/// Removes the flow at the head of the list it was taken from.
-#[inline]
-fn take_front(t: &mut Tin, drr: &mut [Drr], from_new: bool) {
-    if from_new {
-        t.new_flows.pop_front(drr);
-    } else {
-        t.old_flows.pop_front(drr);
     }
 }

@@ -65,7 +65,7 @@ pub use ids::{FlowId, TinId};
 pub use params::{FattestSearch, FqParamError, FqParams, Quantum, MAX_PACKET_BYTES};
 pub use stats::{FqStats, TinStats};
 
-use crate::codel::{CodelState, CodelStats};
+use crate::codel::{CodelParams, CodelState, CodelStats};
 use crate::packet::Packet;
 use alloc::collections::VecDeque;
 use alloc::vec::Vec;
@@ -233,6 +233,30 @@ impl<P: Packet> Fq<P> {
         }
         self.tins[slot].quantum = quantum;
         Ok(())
+    }
+
+    /// Overrides the CoDel parameters of one tin's flows (`None` returns it to the
+    /// structure's), as mac80211 did per station from 2016 to 2025
+    /// (`sta_update_codel_params`; `fq_tin_dequeue_func` ran CoDel with the station's
+    /// `cparams`). A flow keeps its CoDel state; the next dequeue judges it by these.
+    pub fn set_tin_codel(&mut self, tin: TinId, codel: Option<CodelParams>) -> Result<(), FqError> {
+        let slot = self.slot(tin)?;
+        if let Some(c) = codel {
+            FqParams {
+                codel: c,
+                ..self.params
+            }
+            .validate()?;
+        }
+        self.tins[slot].codel = codel;
+        Ok(())
+    }
+
+    /// The CoDel parameters the tin's flows are judged by.
+    pub fn tin_codel(&self, tin: TinId) -> Result<CodelParams, FqError> {
+        Ok(self.tins[self.slot(tin)?]
+            .codel
+            .unwrap_or(self.params.codel))
     }
 
     /// Whether the tin holds packets (mac80211 `ieee80211_txq_has_queue`).

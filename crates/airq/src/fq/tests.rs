@@ -344,6 +344,51 @@ fn codel_drops_are_returned_and_counted_per_tin() {
     assert_eq!(f.fq.stats().codel.drop_count, codel.drop_count);
 }
 
+/// A tin with mac80211's lax parameters for slow stations (50 ms / 300 ms, no ECN,
+/// `sta_update_codel_params`) beside one with the structure's 20 ms / 100 ms: the same
+/// standing queue, sojourns of 30 to 45 ms, is dropped from in the one and not the other.
+#[test]
+fn a_tins_own_codel_parameters_judge_its_flows() {
+    let lax = CodelParams {
+        target: Duration::from_millis(50),
+        interval: Duration::from_millis(300),
+        ecn: false,
+        ..CodelParams::mac80211()
+    };
+    let mut f = fixture(FqParams::default());
+    let strict = f.fq.add_tin();
+    let slow = f.fq.add_tin();
+    f.fq.set_tin_codel(slow, Some(lax)).unwrap();
+    assert_eq!(f.fq.tin_codel(slow).unwrap(), lax);
+    assert_eq!(f.fq.tin_codel(strict).unwrap(), CodelParams::mac80211());
+    let mut now = Instant::ZERO;
+    for _ in 0..400 {
+        for (tin, flow) in [(strict, 1), (slow, 2)] {
+            f.push(tin, flow, 1500, now);
+        }
+        now += Duration::from_millis(1);
+        if now >= Instant::from_millis(40) {
+            for tin in [strict, slow] {
+                f.pop(tin, now);
+            }
+        }
+    }
+    let drops = |tin| f.fq.tin_stats(tin).unwrap().codel.drop_count;
+    assert!(drops(strict) > 0, "20 ms target, 40 ms standing queue");
+    assert_eq!(drops(slow), 0, "50 ms target");
+    // Back to the structure's.
+    f.fq.set_tin_codel(slow, None).unwrap();
+    assert_eq!(f.fq.tin_codel(slow).unwrap(), CodelParams::mac80211());
+    let zero = CodelParams {
+        interval: Duration::ZERO,
+        ..lax
+    };
+    assert!(matches!(
+        f.fq.set_tin_codel(slow, Some(zero)),
+        Err(FqError::Param(_))
+    ));
+}
+
 #[test]
 fn codel_marks_ect_packets_with_mac80211_params() {
     let mut f = fixture(FqParams::default());
@@ -609,6 +654,8 @@ fn contract_errors() {
     assert_eq!(f.fq.filter(gone, |_| true, |_| {}), unknown);
     assert_eq!(f.fq.remove_tin(gone, |_| {}), unknown);
     assert_eq!(f.fq.set_tin_quantum(gone, None), unknown);
+    assert_eq!(f.fq.set_tin_codel(gone, None), unknown);
+    assert!(f.fq.tin_codel(gone).is_err());
     assert_eq!(f.fq.has_queue(gone), unknown.map(|()| false));
     assert!(f.fq.tin_stats(gone).is_err());
     assert!(f.fq.default_flow(gone).is_err());

@@ -4,6 +4,7 @@
 use super::list::FlowList;
 use super::params::Quantum;
 use super::stats::TinStats;
+use crate::codel::CodelParams;
 
 pub(super) struct Tin {
     /// Bumped each time the slot is freed, so stale [`TinId`](super::TinId)s are refused.
@@ -14,6 +15,9 @@ pub(super) struct Tin {
     pub(super) old_flows: FlowList,
     /// Overrides the structure's quantum for this tin (e.g. frames for one station).
     pub(super) quantum: Option<Quantum>,
+    /// Overrides the structure's CoDel parameters for this tin's flows (mac80211 from
+    /// 2016 to 2025 gave each station its own, `sta->cparams`).
+    pub(super) codel: Option<CodelParams>,
     pub(super) backlog: super::backlog::Backlog,
     /// Counters; the backlog fields are filled in from `backlog` when read.
     pub(super) stats: TinStats,
@@ -27,6 +31,7 @@ impl Tin {
             new_flows: FlowList::default(),
             old_flows: FlowList::default(),
             quantum: None,
+            codel: None,
             backlog: Default::default(),
             stats: TinStats::default(),
         }

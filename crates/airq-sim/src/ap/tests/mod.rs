@@ -25,6 +25,7 @@ mod retry_time;
 mod round_robin;
 mod scheduler;
 mod softmac;
+mod station_codel;
 
 // ---- fixtures -------------------------------------------------------------------------
 

@@ -26,7 +26,7 @@ pub const MAX_STREAMS: u8 = 4;
 
 /// The average packet (`AVG_PKT_SIZE`) and A-MPDU (`AVG_AMPDU_SIZE`) of the duration
 /// table.
-const AVG_PKT_BYTES: u64 = 1200;
+pub(super) const AVG_PKT_BYTES: u64 = 1200;
 const AVG_AMPDU_LEN: u64 = 16;
 
 /// A rate as the kernel indexes it: group and MCS (`MI_RATE`).
@@ -191,8 +191,8 @@ fn widths_up_to(max: ChannelWidth) -> &'static [ChannelWidth] {
 
 /// `MCS_DURATION`: the symbols of 16 average packets at the rate's data bits per symbol,
 /// times its symbol time, shared by the 16 (the kernel keeps it shifted down by a few
-/// bits to fit a `u16`; the exact value here).
-fn avg_packet_duration_ns(rate: &Rate) -> u32 {
+/// bits to fit a `u16`; the exact value here). An OFDM-based rate only.
+pub(super) fn avg_packet_duration_ns(rate: &Rate) -> u32 {
     let bits = AVG_PKT_BYTES * AVG_AMPDU_LEN * 8;
     let n_dbps = u64::from(rate.n_dbps().expect("an OFDM-based rate"));
     let symbol_ns = rate

@@ -21,7 +21,9 @@
 //! tries are consumed by PPDUs that carry the failed MPDUs again ([`super::RateControl`]);
 //! there are no CCK/OFDM legacy groups.
 
-use super::groups::{group_of, mcs_of, rate_idx, RateIdx, RateTable, MCS_GROUP_RATES};
+use super::groups::{
+    group_of, mcs_of, rate_idx, RateIdx, RateTable, AVG_PKT_BYTES, MCS_GROUP_RATES,
+};
 use super::sample::{SampleLists, SampleTable};
 use crate::engine::rng::RngStream;
 use airq::{Duration, Instant};
@@ -191,8 +193,8 @@ impl MinstrelHt {
             sample_time: Instant::ZERO,
             sample: SampleLists::default(),
             sample_table: SampleTable::new(rng),
-            overhead_us: 108,
-            overhead_rtscts_us: 108 + 2 * 60,
+            overhead_us: OVERHEAD_US,
+            overhead_rtscts_us: OVERHEAD_US + 2 * 60,
             chain: [MrrStage {
                 rate: 0,
                 tries: 0,
@@ -300,12 +302,15 @@ impl MinstrelHt {
         if self.avg_ampdu_len != 0 {
             return trunc(self.avg_ampdu_len);
         }
-        match self.table.duration_ns(self.max_tp_rate[0]) {
-            d if d > 400_000 => 2,
-            d if d > 250_000 => 4,
-            d if d > 150_000 => 8,
-            _ => 16,
-        }
+        guessed_ampdu_len(self.table.duration_ns(self.max_tp_rate[0]))
+    }
+
+    /// `minstrel_ht_get_expected_throughput`: what the best-throughput rate carries at
+    /// its success probability, kbit/s (the kernel's unit: packets per second of 1200
+    /// bytes, × 8 / 1024). mac80211 hands it to `sta_update_codel_params`.
+    pub fn expected_throughput_kbps(&self) -> u32 {
+        let idx = self.max_tp_rate[0];
+        tp_avg_kbps(self.tp_avg(idx, self.prob_avg(idx)))
     }
 
     /// `minstrel_ht_get_tp_avg`: the expected throughput of a rate at probability
@@ -313,14 +318,12 @@ impl MinstrelHt {
     /// compares them, only the order matters); 0 below 10 %, the probability capped at
     /// 90 % for collisions.
     pub(super) fn tp_avg(&self, idx: RateIdx, prob: u32) -> u32 {
-        if prob < frac(10, 100) {
-            return 0;
-        }
-        let ampdu_len = self.avg_ampdu_len().max(1);
-        let nsecs =
-            u64::from(1000 * self.overhead_us / ampdu_len) + u64::from(self.table.duration_ns(idx));
-        let prob = u64::from(prob.min(frac(90, 100)));
-        trunc((100 * (prob * 1_000_000 / nsecs)) as u32)
+        tp_avg(
+            self.table.duration_ns(idx),
+            self.overhead_us,
+            self.avg_ampdu_len(),
+            prob,
+        )
     }
 
     /// `minstrel_ht_sort_best_tp_rates`: inserts `index` into the sorted `list`.
@@ -524,6 +527,39 @@ impl MinstrelHt {
 }
 
 /// `minstrel_ewma`.
+/// A frame's overhead beyond its data, µs: preamble and FCS of an empty frame at 6
+/// Mbit/s, SIFS, its Ack and SIFS (`mi->overhead`).
+pub(super) const OVERHEAD_US: u32 = 108;
+
+/// `minstrel_ht_get_tp_avg` of a rate whose average packet's data takes `duration_ns`,
+/// sent `ampdu_len` to a PPDU that shares `overhead_us`, at success probability `prob`
+/// (scaled).
+pub(super) fn tp_avg(duration_ns: u32, overhead_us: u32, ampdu_len: u32, prob: u32) -> u32 {
+    if prob < frac(10, 100) {
+        return 0;
+    }
+    let nsecs = u64::from(1000 * overhead_us / ampdu_len.max(1)) + u64::from(duration_ns);
+    let prob = u64::from(prob.min(frac(90, 100)));
+    trunc((100 * (prob * 1_000_000 / nsecs)) as u32)
+}
+
+/// `minstrel_ht_get_expected_throughput`'s conversion of a `tp_avg` to kbit/s: × 10
+/// packets per second, × `AVG_PKT_SIZE` × 8 / 1024.
+pub(super) fn tp_avg_kbps(tp: u32) -> u32 {
+    (u64::from(tp) * 10 * AVG_PKT_BYTES * 8 / 1024) as u32
+}
+
+/// `minstrel_ht_avg_ampdu_len`'s guess before any A-MPDU was counted, from the data
+/// time of an average packet at the best rate.
+pub(super) fn guessed_ampdu_len(duration_ns: u32) -> u32 {
+    match duration_ns {
+        d if d > 400_000 => 2,
+        d if d > 250_000 => 4,
+        d if d > 150_000 => 8,
+        _ => 16,
+    }
+}
+
 fn ewma(old: u32, new: u32, weight: i64) -> u32 {
     let (old, new) = (i64::from(old), i64::from(new));
     (old + (EWMA_DIV - weight) * (new - old) / EWMA_DIV) as u32

@@ -80,6 +80,18 @@ pub(super) fn ap() -> TableDoc {
                 "How long the host's driver takes to act on a completion or a firmware \
                  fetch (our choice: a softirq's latency).",
             ),
+            key(
+                "slow_station_codel",
+                Kind::Boolean,
+                "",
+                "false",
+                "true, false",
+                "true",
+                "FQ-MAC's CoDel per station as mac80211 had it from 2016 to 2025 \
+                 (sta_update_codel_params, reverted in 2025): a station whose expected \
+                 throughput (Minstrel-HT's, or its fixed rate's) is below 6 Mbit/s times \
+                 the stations gets target 50 ms, interval 300 ms, no ECN.",
+            ),
             table_key("pfifo_fast", "{ limit_packets = 100 }"),
             table_key("fq_codel", "{ target_ms = 10.0 }"),
             table_key("legacy", "{ txq_max_pending = 64 }"),
