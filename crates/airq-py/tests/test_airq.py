@@ -82,9 +82,9 @@ def test_a_sweep_gives_the_clis_tidy_table():
     # Points first, then seed by seed, each seed's variants in order.
     assert [tuple(r) for r in runs.itertuples(index=False)] == [
         (t, v, s) for t, s, v in itertools.product([5, 20], [1, 2], ["fq_mac", "airtime"])]
-    # Per run: 3 BSS figures and 7 per station (goodput, airtime share, drops, ping
-    # p50/p90/p99, ping loss).
-    per_run = 3 + 7 * len(STATIONS)
+    # Per run: 3 BSS figures and 8 per station (goodput, airtime share, drops, mean
+    # delay, ping p50/p90/p99, ping loss).
+    per_run = 3 + 8 * len(STATIONS)
     assert len(df) == 8 * per_run
     assert (df.groupby(["ap.fq_mac.target_ms", "variant", "seed"]).size() == per_run).all()
     bss = df[df.station == "*"]

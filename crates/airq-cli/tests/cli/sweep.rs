@@ -46,9 +46,10 @@ fn a_sweep_writes_every_run_and_tidy_tables_with_confidence_intervals() {
         lines.next().unwrap(),
         "scenario,variant,preset,ap.fq_mac.target_ms,seed,duration_s,station,metric,value"
     );
-    // Per run: total goodput, Jain, and three figures per station (no ping here).
-    assert_eq!(lines.count(), 18 * (2 + 2 * 3));
+    // Per run: total goodput, Jain, and four figures per station (no ping here).
+    assert_eq!(lines.count(), 18 * (2 + 2 * 4));
     assert!(tidy.contains("small,airtime,airtime,5,4,1,slow,goodput_mbps,"));
+    assert!(tidy.contains("small,airtime,airtime,5,4,1,slow,mean_delay_ms,"));
 
     let means =
         std::fs::read_to_string(dir.path().join("small-sweep-ap.fq_mac.target_ms-means.csv"))

@@ -44,6 +44,11 @@ pub fn figures(runs: &[ResultsFile]) -> Vec<Vec<Figure>> {
                 push("goodput_mbps", s.goodput_mbps);
                 push("airtime_share", s.airtime_share);
                 push("drops", s.total_drops() as f64);
+                // The one-way delay of what it received, as `compare` tables give it;
+                // none when nothing was.
+                if let Some(d) = s.mean_delay_ms {
+                    push("mean_delay_ms", d);
+                }
                 if let Some(p) = r.station_ping(&s.name) {
                     push("ping_p50_ms", ms_or_infinity(p.p50));
                     push("ping_p90_ms", ms_or_infinity(p.p90));
