@@ -70,6 +70,32 @@ fn variant_line(m: &Metadata) -> String {
     )
 }
 
+/// The CoDel parameters FQ-MAC judged each station by at the end, when they were set
+/// per station (`[ap] slow_station_codel`), stations of the same parameters together.
+fn codel_line(r: &ResultsFile) -> String {
+    let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+    for s in &r.stations {
+        let Some(c) = s.codel else { continue };
+        let ecn = if c.ecn { "with" } else { "without" };
+        let params = format!("{} / {} ms {ecn} ECN", c.target_ms, c.interval_ms);
+        match groups.iter_mut().find(|(p, _)| *p == params) {
+            Some((_, names)) => names.push(&s.name),
+            None => groups.push((params, vec![&s.name])),
+        }
+    }
+    if groups.is_empty() {
+        return String::new();
+    }
+    let parts: Vec<String> = groups
+        .iter()
+        .map(|(params, names)| format!("{} {params}", names.join(", ")))
+        .collect();
+    format!(
+        "CoDel per station (slow_station_codel), at the end: {}\n",
+        parts.join("; ")
+    )
+}
+
 /// Jain's index, or why there is none.
 fn jain_cell(r: &ResultsFile) -> String {
     r.airtime_jain()
@@ -159,6 +185,7 @@ pub fn run_table(r: &ResultsFile) -> String {
             c => format!("; channel in use {c} of the time"),
         }
     );
+    out += &codel_line(r);
     flows::run_flows(&mut out, r);
     if has_lost_percentile(r) {
         let _ = writeln!(out, "\n{LOST_NOTE}");

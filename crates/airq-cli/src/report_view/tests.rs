@@ -593,6 +593,30 @@ fn a_stations_flows_come_from_the_index_in_flow_order() {
     );
 }
 
+/// A run with CoDel set per station says what each station had; one without says
+/// nothing of it.
+#[test]
+fn the_run_table_names_each_stations_codel_when_set_per_station() {
+    let mut r = results("airtime");
+    assert!(!crate::table::run_table(&r).contains("CoDel"));
+    let codel = |target_ms, interval_ms, ecn| {
+        Some(crate::results::CodelSummary {
+            target_ms,
+            interval_ms,
+            ecn,
+        })
+    };
+    r.stations[0].codel = codel(50.0, 300.0, false);
+    r.stations[1].codel = codel(20.0, 100.0, true);
+    let run = crate::table::run_table(&r);
+    let expect = format!(
+        "CoDel per station (slow_station_codel), at the end: {} 50 / 300 ms without ECN; \
+         {} 20 / 100 ms with ECN",
+        r.stations[0].name, r.stations[1].name
+    );
+    assert!(run.contains(&expect), "{run}");
+}
+
 /// The tables say how much of the measured time the channel was in use (collisions
 /// included) beside the shares that divide what was used: a limited group with the
 /// rest idle uses half.
