@@ -198,6 +198,21 @@ fn ms(d: airq::Duration) -> f64 {
     d.as_nanos() as f64 / 1e6
 }
 
+/// Records the CoDel parameters each station had at the end (`codel`, by station), when
+/// `ap` set them per station; files of other runs stay as they were.
+pub fn record_station_codel(
+    results: &mut ResultsFile,
+    ap: &airq_sim::ap::ApConfig,
+    codel: impl IntoIterator<Item = Option<airq::codel::CodelParams>>,
+) {
+    if !ap.slow_station_codel {
+        return;
+    }
+    for (station, c) in results.stations.iter_mut().zip(codel) {
+        station.codel = c.map(Into::into);
+    }
+}
+
 /// Percentiles of the RTTs of every ping flow among a station's `flows`; `None`
 /// without replies.
 fn ping_percentiles(metrics: &Metrics, flows: &[usize]) -> Option<Percentiles> {

@@ -122,17 +122,11 @@ fn run_one(plan: &Plan, spec: &RunSpec) -> Result<ResultsFile, CliError> {
         input.bss.flows.len(),
     );
     let aggregation = crate::aggregation_data::aggregation_data(sim.ap());
-    // Per station only when set per station: files of other runs stay as they were.
     let codel: Vec<_> = (0..scenario.stations.len() as u32)
-        .map(|s| {
-            let params = sim.ap().station_codel(airq::StationId(s));
-            params.filter(|_| input.ap.slow_station_codel)
-        })
+        .map(|s| sim.ap().station_codel(airq::StationId(s)))
         .collect();
     let mut results = collect(scenario, input, &sim.into_measured(), info);
-    for (station, c) in results.stations.iter_mut().zip(codel) {
-        station.codel = c.map(Into::into);
-    }
+    crate::collect::record_station_codel(&mut results, &input.ap, codel);
     debug_assert_eq!(
         (results.stations.len(), results.flows.len()),
         (scenario.stations.len(), input.bss.flows.len())

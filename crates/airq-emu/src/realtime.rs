@@ -40,6 +40,9 @@ pub struct LoopReport {
     /// What the model measured at the end of the measured span (`measure_until`),
     /// after its warm-up ([`Simulation::measured`]); `None` if the loop stopped before.
     pub measured: Option<Metrics>,
+    /// The CoDel parameters FQ-MAC judged each station's TXQs by then (`None` without
+    /// FQ-MAC), as [`airq_sim::ap::ApTx::station_codel`].
+    pub station_codel: Vec<Option<airq::codel::CodelParams>>,
     /// Whether the loop's thread ran at a real-time priority (SCHED_FIFO).
     pub realtime_priority: bool,
 }
@@ -132,6 +135,10 @@ pub fn run(
         if report.measured.is_none() && now >= span.measure_until {
             sim.run_until(span.measure_until);
             report.measured = Some(sim.measured());
+            let stations = sim.metrics().stations.len() as u32;
+            report.station_codel = (0..stations)
+                .map(|s| sim.ap().station_codel(airq::StationId(s)))
+                .collect();
         }
         // The events that are due, each timed against the clock.
         while let Some(t) = sim.next_event_at() {

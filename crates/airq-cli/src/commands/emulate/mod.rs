@@ -247,6 +247,7 @@ pub fn emulate(
         sample.flow_tcp.retain(|&(f, _)| (f as usize) < flows.len());
     }
     let mut r = collect(scenario, input, &measured, info);
+    crate::collect::record_station_codel(&mut r, &input.ap, report.station_codel.clone());
     r.metadata.emulation = Some(summary(&report, iperf3, pcap_frames, host_drops));
     results::save(&r, &path)?;
     super::write_summaries(
