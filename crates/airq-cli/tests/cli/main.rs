@@ -170,6 +170,21 @@ pub fn json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// The results file of `airq -q run` with `args` (which make one run).
+pub fn run_results(args: &[&str]) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    airq()
+        .args(["-q", "run"])
+        .args(args)
+        .arg("-o")
+        .arg(dir.path())
+        .assert()
+        .success();
+    let files = results_files(dir.path());
+    assert_eq!(files.len(), 1, "{files:?}");
+    results_json(&dir.path().join(&files[0]))
+}
+
 /// The results file (gzipped JSON) at `path`.
 pub fn results_json(path: &Path) -> serde_json::Value {
     let gz = std::fs::File::open(path).unwrap();

@@ -1,23 +1,16 @@
 //! The FQ-MAC memory limit as mac80211 applies it: packets counted by truesize (a 2 KiB
 //! receive buffer with its sk_buff, 2304 bytes), against 4 MiB on an AP without VHT.
 
-use super::{airq, results_files, results_json, udp_scenario};
+use super::{run_results, udp_scenario};
 
 /// The most packets the AP queued at any 10 ms step of a 3 s `udp-flood-anomaly` run
 /// under `fq_mac` with `args`, and the memory limit the results record.
 fn peak_queue(args: &[&str]) -> (u64, u64) {
-    let dir = tempfile::tempdir().unwrap();
-    airq()
-        .args(["-q", "run"])
-        .arg(udp_scenario())
-        .args(["--config", "fq_mac", "--duration", "3", "--omit", "0"])
-        .args(args)
-        .arg("-o")
-        .arg(dir.path())
-        .assert()
-        .success();
-    let files = results_files(dir.path());
-    let r = results_json(&dir.path().join(&files[0]));
+    let scenario = udp_scenario();
+    let mut all = vec![scenario.to_str().unwrap()];
+    all.extend(["--config", "fq_mac", "--duration", "3", "--omit", "0"]);
+    all.extend(args);
+    let r = run_results(&all);
     let peak = r["ap_queue"]["queued_packets"]
         .as_array()
         .unwrap()

@@ -1,20 +1,20 @@
 //! `[ap] slow_station_codel`: FQ-MAC's CoDel parameters per station, as mac80211
 //! set them from 2016 to 2025.
 
-use super::{airq, results_files, results_json};
+use super::{airq, run_results};
 
 /// The stations' `codel` and mean delays of a 4 s flagship run under `fq_mac`, seed 1.
 fn flagship(args: &[&str]) -> Vec<(Option<f64>, f64)> {
-    let dir = tempfile::tempdir().unwrap();
-    airq()
-        .args(["-q", "run", "ending-the-anomaly", "--config", "fq_mac"])
-        .args(["--duration", "4", "--omit", "1", "--seed", "1"])
-        .args(args)
-        .arg("-o")
-        .arg(dir.path())
-        .assert()
-        .success();
-    let r = results_json(&dir.path().join(&results_files(dir.path())[0]));
+    let mut all = vec![
+        "ending-the-anomaly",
+        "--config",
+        "fq_mac",
+        "--duration",
+        "4",
+    ];
+    all.extend(["--omit", "1", "--seeds", "1"]);
+    all.extend(args);
+    let r = run_results(&all);
     r["stations"]
         .as_array()
         .unwrap()
