@@ -57,6 +57,58 @@ fn settings_line(runs: &[&Metadata]) -> String {
     out
 }
 
+/// Settings a scenario derives from its stations rather than names, when they differ
+/// between the runs of one table: a variant that changes the stations can change them
+/// too, a second change beside the one it names. FQ-MAC's memory limit (4 MiB on an AP
+/// none of whose stations has a VHT or HE rate) and the BSS timing (802.11b's when
+/// every station is DSSS).
+pub(crate) fn derived_differences(runs: &[&Metadata]) -> String {
+    let mut out = String::new();
+    let memory: Vec<(&str, u64)> = runs
+        .iter()
+        .filter_map(|r| {
+            let bytes = r.ap_config["fq_mac"]["memory_limit_bytes"].as_u64()?;
+            Some((r.variant.as_str(), bytes))
+        })
+        .collect();
+    if memory.iter().any(|m| m.1 != memory[0].1) {
+        let each: Vec<String> = memory
+            .iter()
+            .map(|(v, bytes)| format!("{v} {bytes}"))
+            .collect();
+        out += &format!(
+            "note: FQ-MAC's memory limit differs between the runs (bytes; 4 MiB when no \
+             station has a VHT or HE rate): {}\n",
+            dedup(each).join(", ")
+        );
+    }
+    let timing: Vec<String> = runs
+        .iter()
+        .map(|r| {
+            let t = r.bss_timing.as_deref().unwrap_or("the band's");
+            format!("{} {t}", r.variant)
+        })
+        .collect();
+    if runs.iter().any(|r| r.bss_timing != runs[0].bss_timing) {
+        out += &format!(
+            "note: the BSS timing differs between the runs (derived from the stations): {}\n",
+            dedup(timing).join(", ")
+        );
+    }
+    out
+}
+
+/// `items` without repeats, in first-seen order.
+fn dedup(items: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for i in items {
+        if !out.contains(&i) {
+            out.push(i);
+        }
+    }
+    out
+}
+
 /// What a named variant is: its preset and changes (nothing for a preset unchanged).
 fn variant_line(m: &Metadata) -> String {
     if m.variant_set.is_empty() {
@@ -214,6 +266,7 @@ pub fn compare_table(runs: &[ResultsFile]) -> String {
     };
     let metadata: Vec<&Metadata> = runs.iter().map(|r| &r.metadata).collect();
     out += &settings_line(&metadata);
+    out += &derived_differences(&metadata);
     for r in runs {
         out += &variant_line(&r.metadata);
     }

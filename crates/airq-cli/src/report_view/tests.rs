@@ -593,6 +593,34 @@ fn a_stations_flows_come_from_the_index_in_flow_order() {
     );
 }
 
+/// A comparison whose variants changed the stations, and with them a setting derived
+/// from the stations, says so; one whose derived settings agree says nothing.
+#[test]
+fn a_comparison_names_derived_settings_that_differ() {
+    let with_memory = |variant: &str, bytes: u64| {
+        let mut r = results("airtime");
+        r.metadata.variant = variant.into();
+        r.metadata.ap_config = serde_json::json!({ "fq_mac": { "memory_limit_bytes": bytes } });
+        r
+    };
+    let (ht, vht) = (with_memory("ht", 4 << 20), with_memory("vht", 16 << 20));
+    let table = crate::table::compare_table(&[ht.clone(), vht.clone()]);
+    assert!(
+        table.contains("note: FQ-MAC's memory limit differs between the runs")
+            && table.contains("ht 4194304, vht 16777216"),
+        "{table}"
+    );
+    let same = crate::table::compare_table(&[ht.clone(), with_memory("other", 4 << 20)]);
+    assert!(!same.contains("note:"), "{same}");
+    let mut dsss = ht.clone();
+    dsss.metadata.bss_timing = Some("dsss".into());
+    let table = crate::table::compare_table(&[ht, dsss]);
+    assert!(
+        table.contains("note: the BSS timing differs between the runs"),
+        "{table}"
+    );
+}
+
 /// A run with CoDel set per station says what each station had; one without says
 /// nothing of it.
 #[test]
