@@ -14,12 +14,43 @@ pub use seeds::seeds_table;
 
 use crate::labels::column_labels;
 use crate::results::{Metadata, PingStats, ResultsFile};
+use crate::scenario::reference::wrap;
 use airq_sim::metrics::distribution::LossyPercentile;
 use std::fmt::Write as _;
 
 /// The note under a table where a percentile reads `lost`.
 const LOST_NOTE: &str = "lost: the percentile falls among the unanswered pings (more than \
                          1 - p of them lost)";
+
+/// The note under a table of simulated runs with a saturated UDP flood: its drops are
+/// the saturation model's ([`airq_sim::apps::traffic`]), not a property of the AP.
+const SATURATED_NOTE: &str = "drops: a saturated UDP flood (udp_flood, udp_flood_up) keeps \
+                              2048 packets queued at its sender and sends one more for each \
+                              that leaves, so a full queue drops one per departure: those \
+                              drops count what this model offers, not a real sender's \
+                              excess (airq emulate's iperf3 floods drop several times more)";
+
+/// Whether `r` is a simulated run with a saturated UDP flood (see [`SATURATED_NOTE`]).
+fn has_saturated_flood(r: &ResultsFile) -> bool {
+    r.metadata.emulation.is_none() && r.flows.iter().any(|f| f.test.starts_with("udp_flood"))
+}
+
+/// The notes under a table of `runs`, each after a blank line.
+fn notes(runs: &[&ResultsFile]) -> String {
+    let mut out = String::new();
+    if runs.iter().any(|r| has_lost_percentile(r)) {
+        let _ = writeln!(out, "\n{LOST_NOTE}");
+    }
+    out + &saturated_note(runs)
+}
+
+/// [`SATURATED_NOTE`] after a blank line if a run has such a flood.
+fn saturated_note(runs: &[&ResultsFile]) -> String {
+    match runs.iter().any(|r| has_saturated_flood(r)) {
+        true => format!("\n{}", wrap(SATURATED_NOTE, "", "  ")),
+        false => String::new(),
+    }
+}
 
 /// The `--set`s every run of the table had, and the warm-up left out, if any: a line
 /// each. Runs shown together that differ (`--allow-mixed`) name their own in their
@@ -76,11 +107,12 @@ pub(crate) fn derived_differences(runs: &[&Metadata]) -> String {
             .iter()
             .map(|(v, bytes)| format!("{v} {bytes}"))
             .collect();
-        out += &format!(
+        let text = format!(
             "note: FQ-MAC's memory limit differs between the runs (bytes; 4 MiB when no \
-             station has a VHT or HE rate): {}\n",
+             station has a VHT or HE rate): {}",
             dedup(each).join(", ")
         );
+        out += &wrap(&text, "", "  ");
     }
     let timing: Vec<String> = runs
         .iter()
@@ -90,10 +122,11 @@ pub(crate) fn derived_differences(runs: &[&Metadata]) -> String {
         })
         .collect();
     if runs.iter().any(|r| r.bss_timing != runs[0].bss_timing) {
-        out += &format!(
-            "note: the BSS timing differs between the runs (derived from the stations): {}\n",
+        let text = format!(
+            "note: the BSS timing differs between the runs (derived from the stations): {}",
             dedup(timing).join(", ")
         );
+        out += &wrap(&text, "", "  ");
     }
     out
 }
@@ -142,10 +175,11 @@ fn codel_line(r: &ResultsFile) -> String {
         .iter()
         .map(|(params, names)| format!("{} {params}", names.join(", ")))
         .collect();
-    format!(
-        "CoDel per station (slow_station_codel), at the end: {}\n",
+    let text = format!(
+        "CoDel per station (slow_station_codel), at the end: {}",
         parts.join("; ")
-    )
+    );
+    wrap(&text, "", "  ")
 }
 
 /// Jain's index, or why there is none.
@@ -239,9 +273,7 @@ pub fn run_table(r: &ResultsFile) -> String {
     );
     out += &codel_line(r);
     flows::run_flows(&mut out, r);
-    if has_lost_percentile(r) {
-        let _ = writeln!(out, "\n{LOST_NOTE}");
-    }
+    out += &notes(&[r]);
     out
 }
 
@@ -360,9 +392,7 @@ pub fn compare_table(runs: &[ResultsFile]) -> String {
         rows.extend(flow_rows);
     }
     write_columns(&mut out, &rows);
-    if runs.iter().any(has_lost_percentile) {
-        let _ = writeln!(out, "\n{LOST_NOTE}");
-    }
+    out += &notes(&runs.iter().collect::<Vec<_>>());
     out
 }
 

@@ -605,6 +605,7 @@ fn a_comparison_names_derived_settings_that_differ() {
     };
     let (ht, vht) = (with_memory("ht", 4 << 20), with_memory("vht", 16 << 20));
     let table = crate::table::compare_table(&[ht.clone(), vht.clone()]);
+    let table = table.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
         table.contains("note: FQ-MAC's memory limit differs between the runs")
             && table.contains("ht 4194304, vht 16777216"),
@@ -619,6 +620,28 @@ fn a_comparison_names_derived_settings_that_differ() {
         table.contains("note: the BSS timing differs between the runs"),
         "{table}"
     );
+}
+
+/// The drops of a simulated saturated flood are the model's, and the tables say so; an
+/// emulated run's (iperf3 at a rate) are not.
+#[test]
+fn tables_of_saturated_floods_say_what_their_drops_count() {
+    let mut r = results("airtime");
+    let note = "drops: a saturated UDP flood";
+    assert!(r.flows.iter().any(|f| f.test == "udp_flood"));
+    assert!(crate::table::run_table(&r).contains(note));
+    let mut tcp = r.clone();
+    for f in tcp
+        .flows
+        .iter_mut()
+        .filter(|f| f.test.starts_with("udp_flood"))
+    {
+        f.test = "tcp_download".into();
+    }
+    assert!(!crate::table::run_table(&tcp).contains(note));
+    assert!(crate::table::compare_table(&[tcp, r.clone()]).contains(note));
+    r.metadata.emulation = Some(Default::default());
+    assert!(!crate::table::run_table(&r).contains(note));
 }
 
 /// A run with CoDel set per station says what each station had; one without says
@@ -636,7 +659,9 @@ fn the_run_table_names_each_stations_codel_when_set_per_station() {
     };
     r.stations[0].codel = codel(50.0, 300.0, false);
     r.stations[1].codel = codel(20.0, 100.0, true);
+    // Words as the table has them, however it wraps its lines.
     let run = crate::table::run_table(&r);
+    let run = run.split_whitespace().collect::<Vec<_>>().join(" ");
     let expect = format!(
         "CoDel per station (slow_station_codel), at the end: {} 50 / 300 ms without ECN; \
          {} 20 / 100 ms with ECN",

@@ -64,7 +64,7 @@ pub struct Metadata {
 }
 
 /// How an emulated run kept up with the real clock, and what its tools reported.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EmulationSummary {
     /// Event lateness (wall time it ran minus the time it was due), median, µs.

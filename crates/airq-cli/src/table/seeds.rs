@@ -206,5 +206,5 @@ pub fn seeds_table(runs: &[ResultsFile], variants: usize) -> String {
             row(&mut out, &format!("  {label}"), values);
         }
     }
-    out
+    out + &super::saturated_note(&heads)
 }

@@ -14,7 +14,7 @@ mod tables;
 #[cfg(test)]
 mod tests;
 
-pub use render::{markdown, text, TEXT_WIDTH};
+pub use render::{markdown, text, wrap, TEXT_WIDTH};
 pub use tables::tables;
 
 use super::traffic::TESTS;

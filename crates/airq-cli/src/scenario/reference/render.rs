@@ -54,7 +54,7 @@ pub fn text() -> String {
 
 /// `text` broken at spaces into lines of at most [`TEXT_WIDTH`] characters, the first
 /// starting with `first`, the others with `rest`.
-fn wrap(text: &str, first: &str, rest: &str) -> String {
+pub fn wrap(text: &str, first: &str, rest: &str) -> String {
     let mut out = String::new();
     let mut line = first.to_string();
     let mut empty = true;
