@@ -92,17 +92,29 @@ fn settings_line(runs: &[&Metadata]) -> String {
 /// between the runs of one table: a variant that changes the stations can change them
 /// too, a second change beside the one it names. FQ-MAC's memory limit (4 MiB on an AP
 /// none of whose stations has a VHT or HE rate) and the BSS timing (802.11b's when
-/// every station is DSSS).
-pub(crate) fn derived_differences(runs: &[&Metadata]) -> String {
+/// every station is DSSS). A run that sets one itself (`--set`, a variant's change) is a
+/// difference asked for: nothing is said of that setting. Runs are named by `label`.
+pub(crate) fn derived_differences(
+    runs: &[&Metadata],
+    label: &dyn Fn(&Metadata) -> String,
+) -> String {
+    let set_by_a_run = |key: &str| {
+        runs.iter().any(|r| {
+            r.overrides
+                .iter()
+                .chain(&r.variant_set)
+                .any(|o| o.contains(key))
+        })
+    };
     let mut out = String::new();
-    let memory: Vec<(&str, u64)> = runs
+    let memory: Vec<(String, u64)> = runs
         .iter()
         .filter_map(|r| {
             let bytes = r.ap_config["fq_mac"]["memory_limit_bytes"].as_u64()?;
-            Some((r.variant.as_str(), bytes))
+            Some((label(r), bytes))
         })
         .collect();
-    if memory.iter().any(|m| m.1 != memory[0].1) {
+    if memory.iter().any(|m| m.1 != memory[0].1) && !set_by_a_run("memory_limit_bytes") {
         let each: Vec<String> = memory
             .iter()
             .map(|(v, bytes)| format!("{v} {bytes}"))
@@ -118,10 +130,10 @@ pub(crate) fn derived_differences(runs: &[&Metadata]) -> String {
         .iter()
         .map(|r| {
             let t = r.bss_timing.as_deref().unwrap_or("the band's");
-            format!("{} {t}", r.variant)
+            format!("{} {t}", label(r))
         })
         .collect();
-    if runs.iter().any(|r| r.bss_timing != runs[0].bss_timing) {
+    if runs.iter().any(|r| r.bss_timing != runs[0].bss_timing) && !set_by_a_run("bss.timing") {
         let text = format!(
             "note: the BSS timing differs between the runs (derived from the stations): {}",
             dedup(timing).join(", ")
@@ -298,7 +310,7 @@ pub fn compare_table(runs: &[ResultsFile]) -> String {
     };
     let metadata: Vec<&Metadata> = runs.iter().map(|r| &r.metadata).collect();
     out += &settings_line(&metadata);
-    out += &derived_differences(&metadata);
+    out += &derived_differences(&metadata, &|m| m.variant.clone());
     for r in runs {
         out += &variant_line(&r.metadata);
     }

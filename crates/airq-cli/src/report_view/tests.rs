@@ -613,6 +613,11 @@ fn a_comparison_names_derived_settings_that_differ() {
     );
     let same = crate::table::compare_table(&[ht.clone(), with_memory("other", 4 << 20)]);
     assert!(!same.contains("note:"), "{same}");
+    // A variant that sets the limit itself changed what it names.
+    let mut asked = vht.clone();
+    asked.metadata.variant_set = vec!["ap.fq_mac.memory_limit_bytes=16777216".into()];
+    let table = crate::table::compare_table(&[ht.clone(), asked]);
+    assert!(!table.contains("note:"), "{table}");
     let mut dsss = ht.clone();
     dsss.metadata.bss_timing = Some("dsss".into());
     let table = crate::table::compare_table(&[ht, dsss]);

@@ -38,7 +38,7 @@ pub fn seeds_table(runs: &[ResultsFile], variants: usize) -> String {
     // Repetitions of one experiment: the first run's settings are every run's.
     out += &settings_line(&[m]);
     let heads: Vec<&crate::results::Metadata> = groups.iter().map(|g| &g[0].metadata).collect();
-    out += &super::derived_differences(&heads);
+    out += &super::derived_differences(&heads, &|m| m.variant.clone());
     for g in &groups {
         out += &variant_line(&g[0].metadata);
     }

@@ -211,3 +211,33 @@ fn a_point_that_delivers_nothing_has_no_fairness_index_and_its_warning_names_it(
         "{table}"
     );
 }
+
+/// A sweep over a station's standard changes the AP's FQ-MAC memory too (4 MiB without
+/// a VHT station, 16 with one): the sweep says so, naming each point. A sweep of the
+/// limit itself asked for that difference and says nothing of it.
+#[test]
+fn a_sweep_names_settings_its_points_change_beside_the_swept_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = write(dir.path(), "small.toml", SMALL);
+    let sweep = |param: &str| {
+        let a = airq()
+            .arg("sweep")
+            .arg(&scenario)
+            .args(["--param", param, "--configs", "airtime", "--no-plots", "-o"])
+            .arg(dir.path())
+            .assert()
+            .success();
+        stdout(&a).split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    let out = sweep("station.fast.standard=\"ht\",\"vht\"");
+    assert!(
+        out.contains(
+            "note: FQ-MAC's memory limit differs between the runs (bytes; 4 MiB when no station \
+             has a VHT or HE rate): airtime station.fast.standard=\"ht\" 4194304, airtime \
+             station.fast.standard=\"vht\" 16777216"
+        ),
+        "{out}"
+    );
+    let out = sweep("ap.fq_mac.memory_limit_bytes=4194304,16777216");
+    assert!(!out.contains("note:"), "{out}");
+}

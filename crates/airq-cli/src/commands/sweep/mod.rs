@@ -180,9 +180,27 @@ pub fn sweep(
         w.write_all(means_csv(&base.name, &params, &means).as_bytes())
     })?;
     if verbosity != Verbosity::Quiet {
+        // One seed's runs: each point under each variant, named by the variant and
+        // the --sets that tell the runs apart (the point's).
+        let first_seed: Vec<&crate::results::Metadata> = runs
+            .iter()
+            .map(|r| &r.metadata)
+            .filter(|m| m.seed == runs[0].metadata.seed)
+            .collect();
+        let label = |m: &crate::results::Metadata| {
+            let own = m
+                .overrides
+                .iter()
+                .filter(|o| !first_seed.iter().all(|other| other.overrides.contains(o)));
+            std::iter::once(m.variant.as_str())
+                .chain(own.map(String::as_str))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
         print!(
-            "{}",
-            sweep_table(&base.name, &params, &means, &variants, &runs[0])
+            "{}{}",
+            sweep_table(&base.name, &params, &means, &variants, &runs[0]),
+            crate::table::derived_differences(&first_seed, &label)
         );
         println!(
             "{} runs: results in {}\ntidy table: {}\nmeans: {}",
