@@ -37,8 +37,9 @@ pub fn seeds_table(runs: &[ResultsFile], variants: usize) -> String {
     );
     // Repetitions of one experiment: the first run's settings are every run's.
     out += &settings_line(&[m]);
-    let heads: Vec<&crate::results::Metadata> = groups.iter().map(|g| &g[0].metadata).collect();
-    out += &super::derived_differences(&heads, &|m| m.variant.clone());
+    let variants_metadata: Vec<&crate::results::Metadata> =
+        groups.iter().map(|g| &g[0].metadata).collect();
+    out += &super::derived_differences(&variants_metadata, &|m| m.variant.clone());
     for g in &groups {
         out += &variant_line(&g[0].metadata);
     }
@@ -206,5 +207,5 @@ pub fn seeds_table(runs: &[ResultsFile], variants: usize) -> String {
             row(&mut out, &format!("  {label}"), values);
         }
     }
-    out + &super::saturated_note(&heads)
+    out + &super::notes::saturated_note(&heads)
 }
