@@ -51,7 +51,9 @@ def _sorted_csv(frame):
 
 def _same_sweep(local, by_ray):
     (lf, lr), (rf, rr) = local, by_ray
-    assert len(lf) == 16 * 2 * (3 + 7 * 3)
+    # 16 points x 2 variants; 3 BSS figures and 8 per station of 3 (goodput, airtime
+    # share, drops, mean delay, ping p50/p90/p99, ping loss).
+    assert len(lf) == 16 * 2 * (3 + 8 * 3)
     # In the grid's order already; sorted too, as the figures do not depend on it.
     assert rf.to_csv(index=False) == lf.to_csv(index=False)
     assert _sorted_csv(rf) == _sorted_csv(lf)
